@@ -1,0 +1,39 @@
+package io.cuzk;
+
+import java.math.BigInteger;
+
+/**
+ * Where kernels run. {@link #cpu()} is the multi-threaded native CPU backend, available
+ * everywhere; it is also the reference the other backends are tested against.
+ *
+ * <p>Implementations are safe to use from many threads at once.
+ */
+public interface Backend {
+    /** The CPU backend on all hardware threads. */
+    static Backend cpu() {
+        return CpuBackend.ALL_THREADS;
+    }
+
+    /** The CPU backend on the given number of threads (0 = all hardware threads). */
+    static Backend cpu(int threads) {
+        return threads == 0 ? CpuBackend.ALL_THREADS : new CpuBackend(threads, 0);
+    }
+
+    /** A short description, such as {@code cpu(16 threads)}. */
+    String name();
+
+    /**
+     * sum scalars[i] * bases[i] over all i. Both vectors must be of the same curve and size;
+     * canonical scalars may hold any 256-bit value (they are reduced modulo r).
+     */
+    Point msm(PointVector bases, ScalarVector scalars);
+
+    /**
+     * Transforms {@code data} in place: 2^k Montgomery-form Fr elements, natural order in and out.
+     * The cosets use the field's generator (5 for both curves).
+     */
+    void ntt(ScalarVector data, NttKind kind);
+
+    /** As {@link #ntt(ScalarVector, NttKind)}, with the coset g·H for the given non-zero g (ignored for the plain kinds). */
+    void ntt(ScalarVector data, NttKind kind, BigInteger cosetShift);
+}

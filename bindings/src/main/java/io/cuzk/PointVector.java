@@ -1,0 +1,124 @@
+package io.cuzk;
+
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_check_result;
+import io.cuzk.internal.cuzk_codec_config;
+import io.cuzk.internal.cuzk_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * Affine points of one group in the native layout, in an off-heap segment the caller owns. The
+ * segment's arena decides its lifetime: once it is closed, every use of this vector throws
+ * {@link IllegalStateException} (no native code runs on freed memory).
+ */
+public final class PointVector {
+    private final Curve curve;
+    private final Group group;
+    private final MemorySegment segment;
+    private final long size;
+
+    private PointVector(Curve curve, Group group, MemorySegment segment) {
+        this.curve = curve;
+        this.group = group;
+        this.segment = segment;
+        this.size = segment.byteSize() / curve.pointBytes(group);
+    }
+
+    /** n points at infinity (zeros) in memory of the given arena. */
+    public static PointVector allocate(Arena arena, Curve curve, Group group, long n) {
+        Validate.notNull(arena, "arena");
+        Validate.notNull(curve, "curve");
+        Validate.notNull(group, "group");
+        Validate.isTrue(n >= 0, "point count must not be negative: %d", n);
+        return new PointVector(curve, group, arena.allocate(Math.multiplyExact(n, (long) curve.pointBytes(group)), 8));
+    }
+
+    /**
+     * Views an existing segment (for example a mapped section of a zkey) as points. Its size must
+     * be a whole number of points and its address 8-byte aligned. Nothing is checked about the
+     * points themselves: call {@link #check(Set)} for untrusted data.
+     */
+    public static PointVector wrap(Curve curve, Group group, MemorySegment segment) {
+        Validate.notNull(curve, "curve");
+        Validate.notNull(group, "group");
+        Validate.notNull(segment, "segment");
+        int pb = curve.pointBytes(group);
+        Validate.isTrue(segment.byteSize() % pb == 0, "a %s %s segment must hold whole %d-byte points, not %d bytes",
+                curve.cliName(), group, pb, segment.byteSize());
+        Validate.isTrue(segment.isNative(), "point vectors must be off-heap segments");
+        Validate.isTrue(segment.address() % 8 == 0, "the segment's address must be 8-byte aligned");
+        return new PointVector(curve, group, segment);
+    }
+
+    public Curve curve() {
+        return curve;
+    }
+
+    public Group group() {
+        return group;
+    }
+
+    /** Number of points. */
+    public long size() {
+        return size;
+    }
+
+    /** Bytes per point. */
+    public int pointBytes() {
+        return curve.pointBytes(group);
+    }
+
+    /** The backing memory. */
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    /** The points [from, from + count) as a vector over the same memory. */
+    public PointVector slice(long from, long count) {
+        return new PointVector(curve, group, segment.asSlice(from * pointBytes(), count * pointBytes()));
+    }
+
+    /** A copy of point i. */
+    public Point get(long i) {
+        Objects.checkIndex(i, size);
+        return new Point(curve, group, segment.asSlice(i * pointBytes(), pointBytes()).toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /** Stores p at position i. */
+    public void set(long i, Point p) {
+        Objects.checkIndex(i, size);
+        Validate.isTrue(p.curve() == curve && p.group() == group, "a %s %s point cannot go into a %s %s vector",
+                p.curve().cliName(), p.group(), curve.cliName(), group);
+        MemorySegment.copy(MemorySegment.ofArray(p.nativeBytes()), 0, segment, i * pointBytes(), pointBytes());
+    }
+
+    /**
+     * Runs the given checks on every point, on all hardware threads, and throws
+     * {@link InvalidPointException} naming the first failing point.
+     */
+    public void check(Set<Check> checks) {
+        if (size == 0) {
+            return;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_codec_config.allocate(a);
+            cuzk_codec_config.curve(cfg, curve.id());
+            cuzk_codec_config.group(cfg, group.id());
+            cuzk_codec_config.encoding(cfg, Encoding.NATIVE.id());
+            cuzk_codec_config.checks(cfg, Check.mask(checks));
+            cuzk_codec_config.count(cfg, size);
+            MemorySegment result = cuzk_check_result.allocate(a);
+            Checked.checkPoints(cuzk_h.cuzk_points_check(cfg, segment, result), result, "cuzk_points_check", "point");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PointVector[" + curve.cliName() + " " + group + ", " + size + " points]";
+    }
+}

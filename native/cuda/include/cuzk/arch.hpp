@@ -1,0 +1,86 @@
+// Portability layer shared by the host compiler and nvcc: every arithmetic routine in
+// cuzk/*.hpp is written once against these helpers and compiles for both the CPU backend
+// and the CUDA kernels.
+#pragma once
+#include <stdint.h>
+
+// CUZK_HD: small routines, always inlined (limb helpers, field add/sub/mul).
+// CUZK_HDI: larger routines (exponentiation, point formulas) left to the compiler's judgement.
+// CUZK_COLD: rarely run, long routines (exponentiation, scalar multiplication) kept out of line on
+// the device, where inlining them into every caller multiplies ptxas time and code size.
+#if defined(__CUDACC__)
+#define CUZK_HD __host__ __device__ __forceinline__
+#define CUZK_HDI __host__ __device__ inline
+#define CUZK_COLD __host__ __device__ __noinline__
+// The Montgomery product: inlined on the host; one out-of-line routine on the device, where the
+// 64-bit limb products expand into long 32-bit multiply chains.
+#if defined(__CUDA_ARCH__)
+#define CUZK_MUL __host__ __device__ __noinline__
+#else
+#define CUZK_MUL __host__ __device__ __forceinline__
+#endif
+#else
+#define CUZK_HD inline __attribute__((always_inline))
+#define CUZK_HDI inline
+#define CUZK_COLD inline
+#define CUZK_MUL inline __attribute__((always_inline))
+#endif
+
+#if defined(__CUDACC__)
+#define CUZK_UNROLL _Pragma("unroll")
+#else
+#define CUZK_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+namespace cuzk {
+
+template <int N>
+struct Limbs {
+    uint64_t v[N];
+};
+
+// lo + hi*2^64 = a * b + c + d; never overflows: (2^64-1)^2 + 2(2^64-1) = 2^128 - 1.
+CUZK_HD void mul_add2(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t& lo, uint64_t& hi) {
+#if defined(__CUDA_ARCH__)
+    uint64_t l = a * b;
+    uint64_t h = __umul64hi(a, b);
+    l += c;
+    h += (l < c);
+    l += d;
+    h += (l < d);
+    lo = l;
+    hi = h;
+#else
+    unsigned __int128 t = (unsigned __int128)a * b + c + d;
+    lo = (uint64_t)t;
+    hi = (uint64_t)(t >> 64);
+#endif
+}
+
+// sum = a + b + carry_in (carry_in in {0,1}); returns carry out.
+CUZK_HD uint64_t add_carry(uint64_t a, uint64_t b, uint64_t carry_in, uint64_t& sum) {
+#if defined(__CUDA_ARCH__)
+    uint64_t s = a + b;
+    uint64_t c = (s < a);
+    uint64_t s2 = s + carry_in;
+    c += (s2 < s);
+    sum = s2;
+    return c;
+#else
+    unsigned __int128 t = (unsigned __int128)a + b + carry_in;
+    sum = (uint64_t)t;
+    return (uint64_t)(t >> 64);
+#endif
+}
+
+// diff = a - b - borrow_in (borrow_in in {0,1}); returns borrow out.
+CUZK_HD uint64_t sub_borrow(uint64_t a, uint64_t b, uint64_t borrow_in, uint64_t& diff) {
+    uint64_t d = a - b;
+    uint64_t br = (a < b);
+    uint64_t d2 = d - borrow_in;
+    br += (d < borrow_in);
+    diff = d2;
+    return br;
+}
+
+}  // namespace cuzk

@@ -1,0 +1,231 @@
+/*
+ * cuzk: the one C ABI of the cuzk native library (CPU backend; CUDA backend where built).
+ *
+ * Conventions
+ *  - Every function except the version and message getters returns a cuzk_status_t; CUZK_OK is 0.
+ *    On failure cuzk_last_error() gives a message for the calling thread that names what was wrong.
+ *  - No C++ exception, abort or exit crosses this boundary.
+ *  - All functions are safe to call from many threads at once. A `threads` field of 0 means all
+ *    hardware threads; the work runs on a shared native pool plus the calling thread.
+ *  - Field elements are little-endian 64-bit words in Montgomery form (R = 2^(64*words)), the layout
+ *    of snarkjs files. Affine points are x then y (G2: x.c0, x.c1, y.c0, y.c1); infinity is all zeros.
+ *  - Scalars are 32 bytes, little-endian: canonical integers (any 256-bit value, reduced mod r by the
+ *    kernels) or Fr elements in Montgomery form, as cuzk_scalar_form says.
+ *
+ * The ABI version changes whenever a signature, a struct layout or an enum value changes.
+ */
+#ifndef CUZK_H
+#define CUZK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_ABI_VERSION 1
+
+#if defined(_WIN32)
+#define CUZK_API __declspec(dllexport)
+#else
+#define CUZK_API __attribute__((visibility("default")))
+#endif
+
+typedef int32_t cuzk_status_t;
+
+enum cuzk_status {
+    CUZK_OK = 0,
+    CUZK_ERR_INVALID_ARGUMENT = 1, /* a null pointer, an unknown enum value, a size out of range */
+    CUZK_ERR_UNSUPPORTED = 2,      /* a valid request this build cannot serve */
+    CUZK_ERR_OUT_OF_MEMORY = 3,    /* host allocation failed */
+    CUZK_ERR_NOT_CANONICAL = 4,    /* a coordinate is >= p, or padding bytes are not zero */
+    CUZK_ERR_NOT_ON_CURVE = 5,     /* a point does not satisfy the curve equation */
+    CUZK_ERR_NOT_IN_SUBGROUP = 6,  /* a point on the curve lies outside the prime-order subgroup */
+    CUZK_ERR_CUDA = 7,             /* a CUDA runtime call failed */
+    CUZK_ERR_NO_DEVICE = 8,        /* no usable CUDA device (or the library was built without CUDA) */
+    CUZK_ERR_INTERNAL = 9          /* a bug: please report the message */
+};
+
+enum cuzk_curve {
+    CUZK_CURVE_BN254 = 0,
+    CUZK_CURVE_BLS12_381 = 1
+};
+
+enum cuzk_group {
+    CUZK_G1 = 1,
+    CUZK_G2 = 2
+};
+
+enum cuzk_field {
+    CUZK_FIELD_FP = 0,
+    CUZK_FIELD_FR = 1,
+    CUZK_FIELD_FP2 = 2
+};
+
+enum cuzk_scalar_form {
+    CUZK_SCALAR_CANONICAL = 0,
+    CUZK_SCALAR_MONTGOMERY = 1
+};
+
+/* External encodings understood by the codecs. */
+enum cuzk_encoding {
+    CUZK_ENCODING_NATIVE = 0,  /* this library's (and snarkjs's) little-endian Montgomery layout */
+    CUZK_ENCODING_EIP2537 = 1, /* BLS12-381: 64-byte big-endian Fp, G2 as x.c0|x.c1|y.c0|y.c1 */
+    CUZK_ENCODING_EIP196 = 2   /* BN254: 32-byte big-endian Fp, G2 (EIP-197) as x.c1|x.c0|y.c1|y.c0 */
+};
+
+/* Checks applied by cuzk_points_check and the point decoders (bit set). */
+enum cuzk_check {
+    CUZK_CHECK_CANONICAL = 1, /* coordinates < p */
+    CUZK_CHECK_ON_CURVE = 2,
+    CUZK_CHECK_SUBGROUP = 4,
+    CUZK_CHECK_ALL = 7
+};
+
+enum cuzk_field_op {
+    CUZK_OP_ADD = 0,
+    CUZK_OP_SUB = 1,
+    CUZK_OP_MUL = 2,
+    CUZK_OP_SQR = 3,
+    CUZK_OP_NEG = 4,
+    CUZK_OP_INV = 5,
+    CUZK_OP_TO_MONT = 6,  /* canonical -> Montgomery; the input must be canonical */
+    CUZK_OP_FROM_MONT = 7
+};
+
+enum cuzk_point_op {
+    CUZK_POINT_ADD = 0,    /* out = a + b */
+    CUZK_POINT_DOUBLE = 1, /* out = 2a */
+    CUZK_POINT_NEG = 2,    /* out = -a */
+    CUZK_POINT_MUL = 3,    /* out = [b]a, b a 32-byte canonical scalar (any value) */
+    CUZK_POINT_GENERATOR = 4 /* out = the group's standard generator */
+};
+
+enum cuzk_ntt_direction {
+    CUZK_NTT_FORWARD = 0,
+    CUZK_NTT_INVERSE = 1
+};
+
+typedef struct cuzk_library_info {
+    uint32_t abi_version;
+    uint32_t cuda_compiled;     /* 1 when CUDA kernels were compiled into this build */
+    uint32_t hardware_threads;  /* what threads = 0 means */
+    uint32_t max_ntt_log_size;
+    const char* version;
+    const char* build;          /* compiler and flags, for reports */
+} cuzk_library_info;
+
+typedef struct cuzk_curve_info {
+    uint32_t curve;
+    uint32_t fp_bytes;
+    uint32_t fr_bytes;
+    uint32_t g1_affine_bytes;
+    uint32_t g2_affine_bytes;
+    uint32_t fr_two_adicity;
+    uint32_t fr_bits;
+    uint32_t fp_bits;
+} cuzk_curve_info;
+
+typedef struct cuzk_msm_config {
+    uint32_t curve;       /* enum cuzk_curve */
+    uint32_t group;       /* enum cuzk_group */
+    uint32_t scalar_form; /* enum cuzk_scalar_form */
+    uint32_t window_bits; /* 0 chooses from the size; otherwise 2..20 */
+    uint32_t threads;     /* 0 = all hardware threads */
+    uint32_t flags;       /* reserved, 0 */
+    uint64_t count;       /* number of (base, scalar) pairs; 0 gives infinity */
+} cuzk_msm_config;
+
+typedef struct cuzk_ntt_config {
+    uint32_t curve;       /* enum cuzk_curve: the scalar field Fr of that curve */
+    uint32_t direction;   /* enum cuzk_ntt_direction */
+    uint32_t coset;       /* 0: the subgroup of 2^log_n-th roots; 1: its coset by coset_shift */
+    uint32_t log_n;       /* 0..max_ntt_log_size (and <= Fr's 2-adicity) */
+    uint32_t threads;     /* 0 = all hardware threads */
+    uint32_t flags;       /* reserved, 0 */
+    const void* coset_shift; /* Fr, Montgomery; NULL = the field's non-residue generator (5) */
+} cuzk_ntt_config;
+
+typedef struct cuzk_codec_config {
+    uint32_t curve;       /* enum cuzk_curve */
+    uint32_t group;       /* enum cuzk_group */
+    uint32_t encoding;    /* enum cuzk_encoding */
+    uint32_t checks;      /* enum cuzk_check bits, for decoding */
+    uint32_t threads;     /* 0 = all hardware threads */
+    uint32_t flags;       /* reserved, 0 */
+    uint64_t count;
+    uint64_t src_stride;  /* bytes between consecutive inputs; 0 = packed */
+    uint64_t dst_stride;  /* bytes between consecutive outputs; 0 = packed */
+} cuzk_codec_config;
+
+/* Where a batch check or decode failed: the lowest failing index and its status. */
+typedef struct cuzk_check_result {
+    uint64_t index;
+    cuzk_status_t status;
+    uint32_t reserved;
+} cuzk_check_result;
+
+/* ---- library ---------------------------------------------------------------------------- */
+CUZK_API uint32_t cuzk_abi_version(void);
+CUZK_API const char* cuzk_version(void);
+CUZK_API cuzk_status_t cuzk_get_library_info(cuzk_library_info* out);
+CUZK_API cuzk_status_t cuzk_get_curve_info(uint32_t curve, cuzk_curve_info* out);
+/* The message of the calling thread's last failure ("" if none); valid until its next call. */
+CUZK_API const char* cuzk_last_error(void);
+/* The symbolic name of a status, such as "CUZK_ERR_NOT_ON_CURVE". */
+CUZK_API const char* cuzk_status_name(cuzk_status_t status);
+
+/* ---- arithmetic ------------------------------------------------------------------------- */
+/* Element-wise out[i] = op(a[i], b[i]) over n elements of the field (b unused by unary ops). */
+CUZK_API cuzk_status_t cuzk_field_op(uint32_t curve, uint32_t field, uint32_t op, const void* a,
+                                     const void* b, void* out, uint64_t n);
+/* Element-wise out[i] = op(a[i], b[i]) over n affine points (see enum cuzk_point_op); for
+ * CUZK_POINT_MUL, b holds n 32-byte canonical scalars. Inputs are not validated. */
+CUZK_API cuzk_status_t cuzk_point_op(uint32_t curve, uint32_t group, uint32_t op, const void* a,
+                                     const void* b, void* out, uint64_t n);
+
+/* ---- kernels ---------------------------------------------------------------------------- */
+/* result (affine) = sum scalars[i] * bases[i]. */
+CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases,
+                                const void* scalars, void* result);
+/* In-place NTT of 2^log_n Fr elements (Montgomery form), natural order in and out.
+ * Forward: out[i] = sum_j in[j] * (g w^i)^j, with g = 1 or the coset shift.
+ * Inverse: the exact inverse of the forward transform with the same coset. */
+CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data);
+
+/* ---- points and codecs ------------------------------------------------------------------ */
+/* Checks native-layout points; on failure, result names the lowest failing index. */
+CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
+                                         cuzk_check_result* result);
+/* Decodes points of config->encoding into the native layout, applying config->checks. */
+CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src,
+                                          void* dst, cuzk_check_result* result);
+/* Encodes native-layout points into config->encoding. */
+CUZK_API cuzk_status_t cuzk_points_encode(const cuzk_codec_config* config, const void* src,
+                                          void* dst);
+/* Converts 32-byte big-endian scalars (EIP-2537/EIP-196) to or from little-endian canonical
+ * scalars (NATIVE); the value is kept as is, not reduced. */
+CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, const void* src,
+                                           void* dst);
+CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src,
+                                           void* dst);
+
+/* ---- CUDA ------------------------------------------------------------------------------- */
+/* Number of usable CUDA devices. CUZK_ERR_NO_DEVICE (with the CUDA reason in the message) when
+ * the library was built without CUDA or the driver is missing or too old. */
+CUZK_API cuzk_status_t cuzk_cuda_device_count(int32_t* count);
+/* cuzk_field_op and cuzk_point_op run on CUDA device `device` by the same arithmetic code,
+ * compiled by nvcc: a check that host and device agree. */
+CUZK_API cuzk_status_t cuzk_cuda_field_op(int32_t device, uint32_t curve, uint32_t field,
+                                          uint32_t op, const void* a, const void* b, void* out,
+                                          uint64_t n);
+CUZK_API cuzk_status_t cuzk_cuda_point_op(int32_t device, uint32_t curve, uint32_t group,
+                                          uint32_t op, const void* a, const void* b, void* out,
+                                          uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_H */

@@ -1,0 +1,57 @@
+// Element-wise field and group operations, written once for the host loop of the CPU backend and
+// the per-thread body of the CUDA kernels.
+#pragma once
+#include "cuzk/cuzk.h"
+#include "cuzk/curve.hpp"
+
+namespace cuzk {
+
+template <class F>
+CUZK_HDI F field_apply(uint32_t op, const F& a, const F& b) {
+    switch (op) {
+        case CUZK_OP_ADD: return a + b;
+        case CUZK_OP_SUB: return a - b;
+        case CUZK_OP_MUL: return a * b;
+        case CUZK_OP_SQR: return a.sqr();
+        case CUZK_OP_NEG: return -a;
+        case CUZK_OP_INV: return a.inv();
+        default: return a;
+    }
+}
+
+// Fp and Fr have a canonical form; TO_MONT and FROM_MONT convert, the others are field_apply.
+template <class F>
+CUZK_HDI F prime_field_apply(uint32_t op, const F& a, const F& b) {
+    if (op == CUZK_OP_TO_MONT) return F::to_mont(a);
+    if (op == CUZK_OP_FROM_MONT) return a.from_mont();
+    return field_apply(op, a, b);
+}
+
+template <class F>
+CUZK_HDI Field2<F> ext_field_apply(uint32_t op, const Field2<F>& a, const Field2<F>& b) {
+    if (op == CUZK_OP_TO_MONT) return {F::to_mont(a.c0), F::to_mont(a.c1)};
+    if (op == CUZK_OP_FROM_MONT) return {a.c0.from_mont(), a.c1.from_mont()};
+    return field_apply(op, a, b);
+}
+
+inline bool field_op_known(uint32_t op) { return op <= CUZK_OP_FROM_MONT; }
+inline bool point_op_known(uint32_t op) { return op <= CUZK_POINT_GENERATOR; }
+
+// b is a point for ADD, a 4-word canonical scalar for MUL, unused otherwise.
+template <class G>
+CUZK_HDI Affine<G> point_apply(uint32_t op, const Affine<G>& a, const void* b) {
+    switch (op) {
+        case CUZK_POINT_ADD: {
+            XYZZ<G> p = XYZZ<G>::from_affine(a);
+            p.add_affine(*static_cast<const Affine<G>*>(b));
+            return p.to_affine();
+        }
+        case CUZK_POINT_DOUBLE: return XYZZ<G>::from_affine(a).dbl().to_affine();
+        case CUZK_POINT_NEG: return a.neg();
+        case CUZK_POINT_MUL: return scalar_mul(a, static_cast<const uint64_t*>(b), 4).to_affine();
+        case CUZK_POINT_GENERATOR: return G::generator();
+        default: return a;
+    }
+}
+
+}  // namespace cuzk

@@ -1,0 +1,114 @@
+// The C ABI: point and scalar codecs and point checks.
+#include "codec.hpp"
+#include "api_common.hpp"
+
+extern "C" {
+
+CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
+                                          cuzk_check_result* result) {
+    return guarded("cuzk_points_decode", [&] {
+        require_ptr(config, "config");
+        require(config->checks <= CUZK_CHECK_ALL, "unknown check bits");
+        if (result) *result = cuzk_check_result{UINT64_MAX, CUZK_OK, 0};
+        if (config->count == 0) return;
+        require_ptr(src, "src");
+        require_aligned(dst, "dst");
+        with_group(config->curve, config->group, [&](auto tag) {
+            using G = typename decltype(tag)::type;
+            PointCodec<G> codec(config->curve, config->encoding);
+            const size_t ss = config->src_stride ? config->src_stride : codec.encoded_bytes();
+            const size_t ds = config->dst_stride ? config->dst_stride : PointCodec<G>::NATIVE_BYTES;
+            require(ss >= codec.encoded_bytes(), "src_stride is smaller than one encoded point");
+            require(ds >= PointCodec<G>::NATIVE_BYTES && ds % 8 == 0, "dst_stride must hold a point and be a multiple of 8");
+            const uint8_t* s = static_cast<const uint8_t*>(src);
+            uint8_t* d = static_cast<uint8_t*>(dst);
+            check_all(config->count, config->threads, result, "point", [&](size_t i) {
+                return codec.decode(s + i * ss, *reinterpret_cast<Affine<G>*>(d + i * ds), config->checks);
+            });
+        });
+    });
+}
+
+CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
+                                         cuzk_check_result* result) {
+    return guarded("cuzk_points_check", [&] {
+        require_ptr(config, "config");
+        require(config->encoding == CUZK_ENCODING_NATIVE, "cuzk_points_check reads the native encoding only");
+        require(config->checks <= CUZK_CHECK_ALL, "unknown check bits");
+        if (result) *result = cuzk_check_result{UINT64_MAX, CUZK_OK, 0};
+        if (config->count == 0) return;
+        require_aligned(points, "points");
+        with_group(config->curve, config->group, [&](auto tag) {
+            using G = typename decltype(tag)::type;
+            PointCodec<G> codec(config->curve, CUZK_ENCODING_NATIVE);
+            const size_t ss = config->src_stride ? config->src_stride : PointCodec<G>::NATIVE_BYTES;
+            require(ss >= PointCodec<G>::NATIVE_BYTES && ss % 8 == 0, "src_stride must hold a point and be a multiple of 8");
+            const uint8_t* s = static_cast<const uint8_t*>(points);
+            check_all(config->count, config->threads, result, "point", [&](size_t i) {
+                Affine<G> tmp;
+                return codec.decode(s + i * ss, tmp, config->checks);
+            });
+        });
+    });
+}
+
+CUZK_API cuzk_status_t cuzk_points_encode(const cuzk_codec_config* config, const void* src, void* dst) {
+    return guarded("cuzk_points_encode", [&] {
+        require_ptr(config, "config");
+        if (config->count == 0) return;
+        require_aligned(src, "src");
+        require_ptr(dst, "dst");
+        with_group(config->curve, config->group, [&](auto tag) {
+            using G = typename decltype(tag)::type;
+            PointCodec<G> codec(config->curve, config->encoding);
+            const size_t ss = config->src_stride ? config->src_stride : PointCodec<G>::NATIVE_BYTES;
+            const size_t ds = config->dst_stride ? config->dst_stride : codec.encoded_bytes();
+            require(ss >= PointCodec<G>::NATIVE_BYTES && ss % 8 == 0, "src_stride must hold a point and be a multiple of 8");
+            require(ds >= codec.encoded_bytes(), "dst_stride is smaller than one encoded point");
+            const uint8_t* s = static_cast<const uint8_t*>(src);
+            uint8_t* d = static_cast<uint8_t*>(dst);
+            parallel_for(config->threads, (config->count + 255) / 256, [&](size_t c) {
+                size_t end = std::min<uint64_t>(config->count, (c + 1) * 256);
+                for (size_t i = c * 256; i < end; i++)
+                    codec.encode(*reinterpret_cast<const Affine<G>*>(s + i * ss), d + i * ds);
+            });
+        });
+    });
+}
+
+namespace {
+// Scalars: 32 bytes either way; the big-endian encodings reverse the byte order.
+void convert_scalars(const cuzk_codec_config* config, const void* src, void* dst) {
+    require_ptr(config, "config");
+    require_curve(config->curve);
+    require(config->encoding <= CUZK_ENCODING_EIP196, "unknown encoding " + std::to_string(config->encoding));
+    if (config->count == 0) return;
+    require_ptr(src, "src");
+    require_ptr(dst, "dst");
+    const size_t ss = config->src_stride ? config->src_stride : 32;
+    const size_t ds = config->dst_stride ? config->dst_stride : 32;
+    require(ss >= 32 && ds >= 32, "strides must be at least 32 bytes");
+    const bool reverse = config->encoding != CUZK_ENCODING_NATIVE;
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    parallel_for(config->threads, (config->count + 4095) / 4096, [&](size_t c) {
+        size_t end = std::min<uint64_t>(config->count, (c + 1) * 4096);
+        for (size_t i = c * 4096; i < end; i++) {
+            const uint8_t* a = s + i * ss;
+            uint8_t* b = d + i * ds;
+            if (reverse) for (int k = 0; k < 32; k++) b[k] = a[31 - k];
+            else std::memcpy(b, a, 32);
+        }
+    });
+}
+}  // namespace
+
+CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, const void* src, void* dst) {
+    return guarded("cuzk_scalars_decode", [&] { convert_scalars(config, src, dst); });
+}
+
+CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src, void* dst) {
+    return guarded("cuzk_scalars_encode", [&] { convert_scalars(config, src, dst); });
+}
+
+}  // extern "C"

@@ -1,0 +1,86 @@
+package io.cuzk;
+
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * Group operations on single points and element-wise over vectors, by the native library's
+ * arithmetic (the same code as the kernels). Inputs are trusted: check untrusted points first.
+ */
+public final class Points {
+    private Points() {}
+
+    private static final int ADD = 0;
+    private static final int DOUBLE = 1;
+    private static final int NEG = 2;
+    private static final int MUL = 3;
+    private static final int GENERATOR = 4;
+
+    /** The standard generator of the group. */
+    public static Point generator(Curve curve, Group group) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(curve.pointBytes(group), 8);
+            Checked.check(cuzk_h.cuzk_point_op(curve.id(), group.id(), GENERATOR, MemorySegment.NULL, MemorySegment.NULL, out, 1),
+                    "cuzk_point_op(generator)");
+            return new Point(curve, group, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    public static Point add(Point p, Point q) {
+        Validate.isTrue(p.curve() == q.curve() && p.group() == q.group(), "cannot add a %s %s point to a %s %s point",
+                p.curve().cliName(), p.group(), q.curve().cliName(), q.group());
+        return single(ADD, p, q.nativeBytes());
+    }
+
+    public static Point doubled(Point p) {
+        return single(DOUBLE, p, null);
+    }
+
+    public static Point negate(Point p) {
+        return single(NEG, p, null);
+    }
+
+    /** [k]p for any k >= 0 below 2^256. */
+    public static Point multiply(Point p, BigInteger k) {
+        Validate.isTrue(k.signum() >= 0 && k.bitLength() <= 256, "the scalar must be in [0, 2^256)");
+        byte[] le = new byte[Curve.SCALAR_BYTES];
+        Point.putLe(le, 0, le.length, k);
+        return single(MUL, p, le);
+    }
+
+    /** out[i] = [scalars[i]] points[i] for canonical scalars. */
+    public static void multiply(PointVector points, ScalarVector scalars, PointVector out) {
+        Validate.isTrue(scalars.form() == ScalarForm.CANONICAL, "the scalars must be in canonical form");
+        Validate.isTrue(points.size() == scalars.size() && points.size() == out.size(), "the vectors differ in size: %d points, %d scalars, %d out",
+                points.size(), scalars.size(), out.size());
+        Validate.isTrue(points.curve() == out.curve() && points.group() == out.group() && points.curve() == scalars.curve(),
+                "the vectors are of different curves or groups");
+        if (points.size() == 0) {
+            return;
+        }
+        Checked.check(cuzk_h.cuzk_point_op(points.curve().id(), points.group().id(), MUL, points.segment(), scalars.segment(),
+                out.segment(), points.size()), "cuzk_point_op(multiply)");
+    }
+
+    private static Point single(int op, Point p, byte[] b) {
+        Curve c = p.curve();
+        Group g = p.group();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment in = a.allocate(c.pointBytes(g), 8);
+            MemorySegment.copy(MemorySegment.ofArray(p.nativeBytes()), 0, in, 0, in.byteSize());
+            MemorySegment second = MemorySegment.NULL;
+            if (b != null) {
+                second = a.allocate(b.length, 8);
+                MemorySegment.copy(MemorySegment.ofArray(b), 0, second, 0, b.length);
+            }
+            MemorySegment out = a.allocate(c.pointBytes(g), 8);
+            Checked.check(cuzk_h.cuzk_point_op(c.id(), g.id(), op, in, second, out, 1), "cuzk_point_op");
+            return new Point(c, g, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+}

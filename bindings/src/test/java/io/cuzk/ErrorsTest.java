@@ -1,0 +1,82 @@
+package io.cuzk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.cuzk_msm_config;
+import io.cuzk.internal.cuzk_ntt_config;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Test;
+
+/** Native statuses become typed exceptions carrying the status's C name and the native message. */
+class ErrorsTest {
+    @Test
+    void invalidArgumentsCarryNameAndMessage() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_ntt_config.allocate(a);
+            cuzk_ntt_config.curve(cfg, 7);
+            MemorySegment data = a.allocate(32, 8);
+            CuzkException e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_ntt(cfg, data), "cuzk_ntt"));
+            assertEquals(Status.INVALID_ARGUMENT, e.status());
+            assertEquals("CUZK_ERR_INVALID_ARGUMENT", e.nativeName());
+            assertTrue(e.nativeMessage().contains("unknown curve 7"), e.nativeMessage());
+            assertTrue(e.getMessage().startsWith("cuzk_ntt failed with CUZK_ERR_INVALID_ARGUMENT"), e.getMessage());
+
+            cuzk_ntt_config.curve(cfg, Curve.BN254.id());
+            cuzk_ntt_config.log_n(cfg, 29);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_ntt(cfg, data), "cuzk_ntt"));
+            assertTrue(e.nativeMessage().contains("log_n 29"), e.nativeMessage());
+
+            MemorySegment msm = cuzk_msm_config.allocate(a);
+            cuzk_msm_config.curve(msm, Curve.BN254.id());
+            cuzk_msm_config.group(msm, 3);
+            e = assertThrows(CuzkException.class,
+                    () -> Checked.check(cuzk_h.cuzk_msm(msm, MemorySegment.NULL, MemorySegment.NULL, data), "cuzk_msm"));
+            assertTrue(e.nativeMessage().contains("unknown group 3"), e.nativeMessage());
+
+            cuzk_msm_config.group(msm, 1);
+            cuzk_msm_config.count(msm, 5);
+            e = assertThrows(CuzkException.class,
+                    () -> Checked.check(cuzk_h.cuzk_msm(msm, MemorySegment.NULL, MemorySegment.NULL, data), "cuzk_msm"));
+            assertTrue(e.nativeMessage().contains("bases is null"), e.nativeMessage());
+
+            MemorySegment unaligned = a.allocate(64 * 6, 8).asSlice(4);
+            e = assertThrows(CuzkException.class,
+                    () -> Checked.check(cuzk_h.cuzk_msm(msm, unaligned, unaligned, data), "cuzk_msm"));
+            assertTrue(e.nativeMessage().contains("not 8-byte aligned"), e.nativeMessage());
+        }
+    }
+
+    @Test
+    void everyStatusHasItsNativeName() {
+        for (Status s : Status.values()) {
+            assertEquals(s.nativeName(), cuzk_h.cuzk_status_name(s.code()).getString(0));
+        }
+        assertEquals("CUZK_ERR_UNKNOWN", cuzk_h.cuzk_status_name(1234).getString(0));
+    }
+
+    @Test
+    void badPointsNameTheirIndexAndReason() {
+        try (Arena a = Arena.ofConfined()) {
+            PointVector v = PointVector.allocate(a, Curve.BLS12_381, Group.G1, 5);
+            Point g = Points.generator(Curve.BLS12_381, Group.G1);
+            for (int i = 0; i < 5; i++) {
+                v.set(i, g);
+            }
+            v.check(Check.all());
+            byte[] bad = g.nativeBytes();
+            bad[0] ^= 1;
+            v.set(3, Point.ofNative(Curve.BLS12_381, Group.G1, bad));
+            InvalidPointException e = assertThrows(InvalidPointException.class, () -> v.check(Check.all()));
+            assertEquals(3, e.index());
+            assertEquals(Status.NOT_ON_CURVE, e.status());
+            assertTrue(e.getMessage().contains("point 3"), e.getMessage());
+            assertTrue(e.nativeMessage().contains("point 3"), e.nativeMessage());
+            v.check(Check.none());
+        }
+    }
+}

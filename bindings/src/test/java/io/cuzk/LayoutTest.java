@@ -1,0 +1,96 @@
+package io.cuzk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_check_result;
+import io.cuzk.internal.cuzk_codec_config;
+import io.cuzk.internal.cuzk_curve_info;
+import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.cuzk_library_info;
+import io.cuzk.internal.cuzk_msm_config;
+import io.cuzk.internal.cuzk_ntt_config;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.GroupLayout;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-written FFM struct layouts against the C compiler: {@code cuzk_layout}, built from the
+ * same cuzk.h as the library, prints every struct's sizeof and every field's offsetof.
+ */
+class LayoutTest {
+    static Map<String, Long> c = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void runLayoutTool() throws IOException, InterruptedException {
+        String tool = System.getProperty("cuzk.layout.tool", "../native/cuda/target/build/cuzk_layout");
+        Path p = Path.of(tool);
+        assertTrue(Files.isExecutable(p), "the layout tool " + p.toAbsolutePath() + " is missing: build native/cuda first");
+        Process proc = new ProcessBuilder(p.toString()).redirectErrorStream(true).start();
+        String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(proc.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, proc.exitValue(), out);
+        for (String line : out.split("\n")) {
+            String[] kv = line.trim().split(" ");
+            c.put(kv[0], Long.parseLong(kv[1]));
+        }
+    }
+
+    static void compare(GroupLayout layout) {
+        String name = layout.name().orElseThrow();
+        assertEquals(c.get(name), layout.byteSize(), "sizeof(" + name + ")");
+        int fields = 0;
+        for (MemoryLayout m : layout.memberLayouts()) {
+            if (m.name().isEmpty()) {
+                continue; // padding
+            }
+            String f = name + "." + m.name().get();
+            assertTrue(c.containsKey(f), "the C struct has no field " + f);
+            assertEquals(c.get(f), layout.byteOffset(MemoryLayout.PathElement.groupElement(m.name().get())), "offsetof(" + f + ")");
+            fields++;
+        }
+        long cFields = c.keySet().stream().filter(k -> k.startsWith(name + ".")).count();
+        assertEquals(cFields, fields, name + ": the Java layout and the C struct have different field counts");
+    }
+
+    @Test
+    void everyStructMatchesTheHeader() {
+        List<GroupLayout> all = List.of(cuzk_library_info.layout(), cuzk_curve_info.layout(), cuzk_msm_config.layout(),
+                cuzk_ntt_config.layout(), cuzk_codec_config.layout(), cuzk_check_result.layout());
+        for (GroupLayout l : all) {
+            compare(l);
+        }
+        long cStructs = c.keySet().stream().filter(k -> !k.contains(".")).count();
+        assertEquals(cStructs, all.size(), "a struct of cuzk.h has no Java layout: " + c.keySet());
+    }
+
+    /** The curve sizes Java assumes are those the library reports. */
+    @Test
+    void curveSizesMatchTheLibrary() {
+        try (Arena a = Arena.ofConfined()) {
+            for (Curve curve : Curve.values()) {
+                MemorySegment info = cuzk_curve_info.allocate(a);
+                Checked.check(cuzk_h.cuzk_get_curve_info(curve.id(), info), "cuzk_get_curve_info");
+                assertEquals(curve.fpBytes(), cuzk_curve_info.fp_bytes(info));
+                assertEquals(Curve.SCALAR_BYTES, cuzk_curve_info.fr_bytes(info));
+                assertEquals(curve.pointBytes(Group.G1), cuzk_curve_info.g1_affine_bytes(info));
+                assertEquals(curve.pointBytes(Group.G2), cuzk_curve_info.g2_affine_bytes(info));
+                assertEquals(curve.twoAdicity(), cuzk_curve_info.fr_two_adicity(info));
+                assertEquals(curve.r().bitLength(), cuzk_curve_info.fr_bits(info));
+                assertEquals(curve.p().bitLength(), cuzk_curve_info.fp_bits(info));
+            }
+        }
+    }
+}

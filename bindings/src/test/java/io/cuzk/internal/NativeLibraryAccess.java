@@ -1,0 +1,12 @@
+package io.cuzk.internal;
+
+import java.nio.file.Path;
+
+/** Test access to the loader's package-private resolution. */
+public final class NativeLibraryAccess {
+    private NativeLibraryAccess() {}
+
+    public static Path locate(String override, String platform, ClassLoader loader) {
+        return NativeLibrary.locate(override, platform, loader);
+    }
+}

@@ -1,0 +1,79 @@
+package io.cuzk.cli;
+
+import io.cuzk.CuzkException;
+import io.cuzk.InvalidPointException;
+import io.cuzk.NativeLibraryException;
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/**
+ * The {@code cuzk} command. Without arguments it runs its default job (the MSM demo); each
+ * subcommand documents its options under {@code cuzk help}.
+ *
+ * <p>Exit status: 0 success, 1 invalid input, 2 usage error, 3 a native or internal failure.
+ */
+public final class Main {
+    static final int OK = 0;
+    static final int BAD_INPUT = 1;
+    static final int USAGE = 2;
+    static final int FAILURE = 3;
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.in, System.out, System.err));
+    }
+
+    /** Runs one command; returns the exit status. */
+    public static int run(String[] args, java.io.InputStream in, PrintStream out, PrintStream err) {
+        String command = args.length == 0 ? "demo" : args[0];
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        try {
+            return switch (command) {
+                case "demo" -> DemoCommand.run(Options.parse(rest, DemoCommand.OPTIONS), out);
+                case "msm" -> MsmCommand.run(Options.parse(rest, MsmCommand.OPTIONS), in, out);
+                case "info" -> InfoCommand.run(Options.parse(rest, InfoCommand.OPTIONS), out);
+                case "help", "--help", "-h" -> {
+                    out.print(usage());
+                    yield OK;
+                }
+                default -> throw new UsageException("unknown command '" + command + "'");
+            };
+        } catch (UsageException e) {
+            err.println("cuzk: " + e.getMessage());
+            err.print(usage());
+            return USAGE;
+        } catch (InvalidInputException | InvalidPointException e) {
+            err.println("cuzk " + command + ": " + e.getMessage());
+            return BAD_INPUT;
+        } catch (IllegalArgumentException e) {
+            err.println("cuzk " + command + ": " + e.getMessage());
+            return BAD_INPUT;
+        } catch (NativeLibraryException e) {
+            err.println(e.getMessage());
+            return FAILURE;
+        } catch (CuzkException e) {
+            err.println("cuzk " + command + ": " + e.getMessage());
+            return FAILURE;
+        }
+    }
+
+    static String usage() {
+        return """
+                usage: cuzk [command] [options]
+
+                commands:
+                  demo   (the default) an MSM on generated points, checked against a known answer
+                         --curve bn254|bls12-381 (bls12-381)  --group g1|g2 (g1)  --log-size K (16)  --threads N (0 = all)
+                  msm    reads concatenated (point, scalar) pairs as hex on stdin, prints the encoded sum as hex
+                         --curve bn254|bls12-381  --group g1|g2  [--encoding ethereum|native]  [--threads N]
+                         ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254
+                         (64-byte G1, 128-byte G2); scalars are 32-byte big-endian. native: snarkjs's little-endian
+                         Montgomery layout, 32-byte little-endian scalars.
+                  info   the native library: version, build, threads
+                  help   this text
+
+                exit status: 0 success, 1 invalid input, 2 usage error, 3 native or internal failure
+                """;
+    }
+}

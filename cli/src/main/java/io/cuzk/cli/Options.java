@@ -1,0 +1,92 @@
+package io.cuzk.cli;
+
+import io.cuzk.Curve;
+import io.cuzk.Group;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.commons.lang3.StringUtils;
+import org.apache.commons.lang3.math.NumberUtils;
+
+/** {@code --name value} options of one command, checked against the names it accepts. */
+final class Options {
+    private final Map<String, String> values;
+
+    private Options(Map<String, String> values) {
+        this.values = values;
+    }
+
+    static Options parse(String[] args, Set<String> accepted) {
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                throw new UsageException("unexpected argument '" + a + "'");
+            }
+            String name = a.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else {
+                if (i + 1 >= args.length) {
+                    throw new UsageException("option --" + name + " needs a value");
+                }
+                value = args[++i];
+            }
+            if (!accepted.contains(name)) {
+                throw new UsageException("unknown option --" + name + " (accepted: --" + String.join(", --", accepted) + ")");
+            }
+            if (values.put(name, value) != null) {
+                throw new UsageException("option --" + name + " given twice");
+            }
+        }
+        return new Options(values);
+    }
+
+    String get(String name, String fallback) {
+        return values.getOrDefault(name, fallback);
+    }
+
+    String require(String name) {
+        String v = values.get(name);
+        if (StringUtils.isBlank(v)) {
+            throw new UsageException("option --" + name + " is required");
+        }
+        return v;
+    }
+
+    Curve curve(String fallback) {
+        String v = fallback == null ? require("curve") : get("curve", fallback);
+        try {
+            return Curve.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    Group group(String fallback) {
+        String v = fallback == null ? require("group") : get("group", fallback);
+        try {
+            return Group.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    int getInt(String name, int fallback, int min, int max) {
+        String v = values.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        if (!NumberUtils.isDigits(v)) {
+            throw new UsageException("option --" + name + " needs a whole number, not '" + v + "'");
+        }
+        int n = NumberUtils.toInt(v, Integer.MAX_VALUE);
+        if (n < min || n > max) {
+            throw new UsageException("option --" + name + " must be in " + min + ".." + max + ", not " + v);
+        }
+        return n;
+    }
+}

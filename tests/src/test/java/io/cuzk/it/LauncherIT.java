@@ -1,0 +1,74 @@
+package io.cuzk.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cuzk.Curve;
+import io.cuzk.Encoding;
+import io.cuzk.Group;
+import io.cuzk.Points;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * bin/cuzk as users run it, after the package phase: the packaged jar, the native library extracted
+ * from the bindings jar, native access enabled.
+ */
+class LauncherIT {
+    static Path repo() {
+        return Path.of(System.getProperty("cuzk.repo.dir", "..")).toAbsolutePath().normalize();
+    }
+
+    static Process start(String... args) throws IOException {
+        Path launcher = repo().resolve("bin/cuzk");
+        assertTrue(Files.isExecutable(launcher), launcher.toString());
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = launcher.toString();
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        return new ProcessBuilder(cmd).start();
+    }
+
+    @Test
+    void msmThroughTheLauncher() throws IOException, InterruptedException {
+        Process p = start("msm", "--curve", "bn254", "--group", "g1");
+        Point2 in = new Point2();
+        p.getOutputStream().write(in.hex.getBytes(StandardCharsets.US_ASCII));
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), err);
+        assertEquals(in.expected, out);
+        assertFalse(err.contains("restricted method"), "native access must be enabled: " + err);
+    }
+
+    /** The README's main job: the default command with no arguments. */
+    @Test
+    void theDefaultJobRunsAndChecksItself() throws IOException, InterruptedException {
+        Process p = start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out + err);
+        assertTrue(out.contains("OK"), out);
+    }
+
+    /** 2·G on BN254 G1 as one (point, scalar) pair, and its expected encoding. */
+    static final class Point2 {
+        final String hex;
+        final String expected;
+
+        Point2() {
+            HexFormat h = HexFormat.of();
+            hex = h.formatHex(Points.generator(Curve.BN254, Group.G1).encode(Encoding.EIP196)) + "0".repeat(63) + "2";
+            expected = h.formatHex(Points.multiply(Points.generator(Curve.BN254, Group.G1), BigInteger.TWO).encode(Encoding.EIP196));
+        }
+    }
+}

@@ -11,7 +11,7 @@
 #include "errors.hpp"
 #include "pool.hpp"
 
-namespace cuzk {
+CUZK_NS_BEGIN
 
 template <class F>
 struct base_field {
@@ -167,4 +167,4 @@ void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const ch
     fail(s, std::string(what) + " " + std::to_string(bad) + ": " + check_reason(s));
 }
 
-}  // namespace cuzk
+CUZK_NS_END

@@ -6,7 +6,7 @@
 #include "cuzk/curve.hpp"
 #include "errors.hpp"
 
-namespace cuzk {
+CUZK_NS_BEGIN
 
 template <class T>
 struct Tag {
@@ -80,4 +80,4 @@ struct is_ext_field<Field2<F>> : std::true_type {};
 static_assert(sizeof(bn254_fp) == 32 && sizeof(bls12_381_fp) == 48, "field layout");
 static_assert(sizeof(Affine<bn254_g2>) == 128 && sizeof(Affine<bls12_381_g2>) == 192, "point layout");
 
-}  // namespace cuzk
+CUZK_NS_END

@@ -13,7 +13,7 @@
 #include "errors.hpp"
 #include "pool.hpp"
 
-namespace cuzk {
+CUZK_NS_BEGIN
 
 template <class Fr>
 struct NttDomain {
@@ -160,4 +160,4 @@ void ntt_cpu(Fr* a, int log_n, bool inverse, const Fr* coset_shift, unsigned thr
     scale_by_powers(a, n, n_inv, step, threads);
 }
 
-}  // namespace cuzk
+CUZK_NS_END

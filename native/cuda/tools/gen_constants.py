@@ -93,7 +93,7 @@ def main():
         "#include <stdint.h>",
         '#include "cuzk/arch.hpp"',
         "",
-        "namespace cuzk {",
+        "CUZK_NS_BEGIN",
         "",
     ]
     for cname, c in CURVES.items():
@@ -141,7 +141,7 @@ def main():
         lines.append("    CUZK_HD static constexpr Limbs<4> order() { return {%s}; }" % fmt(r, 4))
         lines.append("};")
         lines.append("")
-    lines.append("}  // namespace cuzk")
+    lines.append("CUZK_NS_END")
     print("\n".join(lines))
 
 

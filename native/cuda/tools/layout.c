@@ -15,6 +15,8 @@ int main(void) {
     FIELD(cuzk_library_info, cuda_compiled);
     FIELD(cuzk_library_info, hardware_threads);
     FIELD(cuzk_library_info, max_ntt_log_size);
+    FIELD(cuzk_library_info, cpu_isa);
+    FIELD(cuzk_library_info, cpu_isa_available);
     FIELD(cuzk_library_info, version);
     FIELD(cuzk_library_info, build);
 

@@ -32,7 +32,20 @@
 #define CUZK_UNROLL _Pragma("GCC unroll 16")
 #endif
 
-namespace cuzk {
+// The arithmetic lives in an inline namespace named by CUZK_ARITH_TAG, so that one library can
+// hold several builds of the same templates (the portable one and one using x86-64 BMI2/ADX
+// instructions) without their inline definitions colliding; callers just write cuzk::.
+#ifndef CUZK_ARITH_TAG
+#define CUZK_ARITH_TAG portable
+#endif
+#define CUZK_NS_BEGIN \
+    namespace cuzk {  \
+    inline namespace CUZK_ARITH_TAG {
+#define CUZK_NS_END \
+    }               \
+    }
+
+CUZK_NS_BEGIN
 
 template <int N>
 struct Limbs {
@@ -83,4 +96,4 @@ CUZK_HD uint64_t sub_borrow(uint64_t a, uint64_t b, uint64_t borrow_in, uint64_t
     return br;
 }
 
-}  // namespace cuzk
+CUZK_NS_END

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include "cuzk/arch.hpp"
 
-namespace cuzk {
+CUZK_NS_BEGIN
 
 struct bn254_fp_params {
     static constexpr int LIMBS = 4;
@@ -84,4 +84,4 @@ struct bls12_381_curve_params {
     CUZK_HD static constexpr Limbs<4> order() { return {{0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull, 0x73eda753299d7d48ull}}; }
 };
 
-}  // namespace cuzk
+CUZK_NS_END

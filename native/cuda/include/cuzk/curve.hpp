@@ -5,7 +5,7 @@
 #pragma once
 #include "cuzk/field.hpp"
 
-namespace cuzk {
+CUZK_NS_BEGIN
 
 template <class G>
 struct Affine {
@@ -201,4 +201,4 @@ using bn254_g2 = G2Of<bn254_fp, bn254_fr, bn254_curve>;
 using bls12_381_g1 = G1Of<bls12_381_fp, bls12_381_fr, bls12_381_curve>;
 using bls12_381_g2 = G2Of<bls12_381_fp, bls12_381_fr, bls12_381_curve>;
 
-}  // namespace cuzk
+CUZK_NS_END

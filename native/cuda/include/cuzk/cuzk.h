@@ -107,11 +107,20 @@ enum cuzk_ntt_direction {
     CUZK_NTT_INVERSE = 1
 };
 
+/* The CPU code paths of the kernels. */
+enum cuzk_cpu_isa {
+    CUZK_CPU_ISA_AUTO = 0,     /* for cuzk_set_cpu_isa: the best this CPU and build support */
+    CUZK_CPU_ISA_PORTABLE = 1, /* plain C++, any CPU */
+    CUZK_CPU_ISA_X86_ADX = 2   /* x86-64 with BMI2 and ADX: MULX/ADCX/ADOX Montgomery products */
+};
+
 typedef struct cuzk_library_info {
     uint32_t abi_version;
     uint32_t cuda_compiled;     /* 1 when CUDA kernels were compiled into this build */
     uint32_t hardware_threads;  /* what threads = 0 means */
     uint32_t max_ntt_log_size;
+    uint32_t cpu_isa;           /* enum cuzk_cpu_isa in use */
+    uint32_t cpu_isa_available; /* bit (1 << isa) set for every path this CPU and build can run */
     const char* version;
     const char* build;          /* compiler and flags, for reports */
 } cuzk_library_info;
@@ -175,6 +184,10 @@ CUZK_API cuzk_status_t cuzk_get_curve_info(uint32_t curve, cuzk_curve_info* out)
 CUZK_API const char* cuzk_last_error(void);
 /* The symbolic name of a status, such as "CUZK_ERR_NOT_ON_CURVE". */
 CUZK_API const char* cuzk_status_name(cuzk_status_t status);
+/* Chooses the CPU code path for the whole process (by default the best available, or the one the
+ * environment variable CUZK_CPU_ISA names: portable or x86-adx). CUZK_ERR_UNSUPPORTED if this CPU
+ * or build cannot run it. Calls already running finish on the path they started with. */
+CUZK_API cuzk_status_t cuzk_set_cpu_isa(uint32_t isa);
 
 /* ---- arithmetic ------------------------------------------------------------------------- */
 /* Element-wise out[i] = op(a[i], b[i]) over n elements of the field (b unused by unary ops). */

@@ -7,8 +7,11 @@
 #pragma once
 #include "cuzk/arch.hpp"
 #include "cuzk/constants.hpp"
+#if defined(CUZK_MUL_ADX) && !defined(__CUDA_ARCH__)
+#include "cuzk/mont_x86_64.hpp"
+#endif
 
-namespace cuzk {
+CUZK_NS_BEGIN
 
 template <class P>
 struct Field {
@@ -88,6 +91,16 @@ struct Field {
     // Montgomery product a*b*R^-1 mod p: coarsely integrated operand scanning without the
     // extra carry word, valid because the top word of every modulus here is below 2^63 - 1.
     CUZK_MUL Field operator*(const Field& b) const {
+#if defined(CUZK_MUL_ADX) && !defined(__CUDA_ARCH__)
+        if constexpr (N == 4 || N == 6) {
+            static constexpr Limbs<N> M = P::modulus();
+            Field r;
+            if constexpr (N == 4) x86::mont_mul_adx_4(r.l, l, b.l, M.v, P::INV);
+            else x86::mont_mul_adx_6(r.l, l, b.l, M.v, P::INV);
+            reduce_once(r.l);
+            return r;
+        }
+#endif
         const Limbs<N> m = P::modulus();
         uint64_t t[N];
         CUZK_UNROLL for (int i = 0; i < N; i++) t[i] = 0;
@@ -189,4 +202,4 @@ using bls12_381_fp = Field<bls12_381_fp_params>;
 using bls12_381_fr = Field<bls12_381_fr_params>;
 using bls12_381_fp2 = Field2<bls12_381_fp>;
 
-}  // namespace cuzk
+CUZK_NS_END

@@ -216,6 +216,34 @@ public final class cuzk_h {
         }
     }
 
+    private static final class cuzk_set_cpu_isa {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_INT);
+        static final MemorySegment ADDR = findOrThrow("cuzk_set_cpu_isa");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_set_cpu_isa(uint32_t isa) } */
+    public static FunctionDescriptor cuzk_set_cpu_isa$descriptor() {
+        return cuzk_set_cpu_isa.DESC;
+    }
+
+    public static MethodHandle cuzk_set_cpu_isa$handle() {
+        return cuzk_set_cpu_isa.HANDLE;
+    }
+
+    public static MemorySegment cuzk_set_cpu_isa$address() {
+        return cuzk_set_cpu_isa.ADDR;
+    }
+
+    public static int cuzk_set_cpu_isa(int isa) {
+        var mh$ = cuzk_set_cpu_isa.HANDLE;
+        try {
+            return (int) mh$.invokeExact(isa);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
     private static final class cuzk_field_op {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG_LONG);
         static final MemorySegment ADDR = findOrThrow("cuzk_field_op");

@@ -25,6 +25,8 @@ public final class cuzk_library_info {
             cuzk_h.C_INT.withName("cuda_compiled"),
             cuzk_h.C_INT.withName("hardware_threads"),
             cuzk_h.C_INT.withName("max_ntt_log_size"),
+            cuzk_h.C_INT.withName("cpu_isa"),
+            cuzk_h.C_INT.withName("cpu_isa_available"),
             cuzk_h.C_POINTER.withName("version"),
             cuzk_h.C_POINTER.withName("build")
     ).withName("cuzk_library_info");
@@ -108,6 +110,44 @@ public final class cuzk_library_info {
 
     public static void max_ntt_log_size(MemorySegment struct, int fieldValue) {
         struct.set(max_ntt_log_size$LAYOUT, max_ntt_log_size$OFFSET, fieldValue);
+    }
+
+    private static final OfInt cpu_isa$LAYOUT = (OfInt) $LAYOUT.select(groupElement("cpu_isa"));
+    private static final long cpu_isa$OFFSET = $LAYOUT.byteOffset(groupElement("cpu_isa"));
+
+    public static OfInt cpu_isa$layout() {
+        return cpu_isa$LAYOUT;
+    }
+
+    public static long cpu_isa$offset() {
+        return cpu_isa$OFFSET;
+    }
+
+    public static int cpu_isa(MemorySegment struct) {
+        return struct.get(cpu_isa$LAYOUT, cpu_isa$OFFSET);
+    }
+
+    public static void cpu_isa(MemorySegment struct, int fieldValue) {
+        struct.set(cpu_isa$LAYOUT, cpu_isa$OFFSET, fieldValue);
+    }
+
+    private static final OfInt cpu_isa_available$LAYOUT = (OfInt) $LAYOUT.select(groupElement("cpu_isa_available"));
+    private static final long cpu_isa_available$OFFSET = $LAYOUT.byteOffset(groupElement("cpu_isa_available"));
+
+    public static OfInt cpu_isa_available$layout() {
+        return cpu_isa_available$LAYOUT;
+    }
+
+    public static long cpu_isa_available$offset() {
+        return cpu_isa_available$OFFSET;
+    }
+
+    public static int cpu_isa_available(MemorySegment struct) {
+        return struct.get(cpu_isa_available$LAYOUT, cpu_isa_available$OFFSET);
+    }
+
+    public static void cpu_isa_available(MemorySegment struct, int fieldValue) {
+        struct.set(cpu_isa_available$LAYOUT, cpu_isa_available$OFFSET, fieldValue);
     }
 
     private static final AddressLayout version$LAYOUT = (AddressLayout) $LAYOUT.select(groupElement("version"));

@@ -16,6 +16,7 @@ final class InfoCommand {
         out.println("library:  " + info.path());
         out.println("build:    " + info.build());
         out.println("threads:  " + info.hardwareThreads());
+        out.println("CPU path: " + info.cpuIsa() + " (available: " + info.availableCpuIsas() + ")");
         out.println("CUDA:     " + (info.cudaCompiled() ? "kernels compiled in" : "not compiled in"));
         out.println("NTT:      up to 2^" + info.maxNttLogSize());
         return Main.OK;

@@ -1,10 +1,11 @@
-// The C ABI: multi-scalar multiplication on the CPU.
+// Multi-scalar multiplication on the CPU (one build per arithmetic path; see impl.hpp).
 #include "msm_cpu.hpp"
 #include "api_common.hpp"
 
-extern "C" {
+namespace cuzk {
+inline namespace CUZK_ARITH_TAG {
 
-CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases, const void* scalars,
+cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars,
                                 void* result) {
     return guarded("cuzk_msm", [&] {
         require_ptr(config, "config");
@@ -26,4 +27,5 @@ CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases
     });
 }
 
-}  // extern "C"
+}  // namespace CUZK_ARITH_TAG
+}  // namespace cuzk

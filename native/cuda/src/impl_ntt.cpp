@@ -1,12 +1,13 @@
-// The C ABI: NTTs over Fr on the CPU.
+// NTTs over Fr on the CPU (one build per arithmetic path; see impl.hpp).
 #include <cstring>
 
 #include "ntt_cpu.hpp"
 #include "api_common.hpp"
 
-extern "C" {
+namespace cuzk {
+inline namespace CUZK_ARITH_TAG {
 
-CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data) {
+cuzk_status_t impl_ntt(const cuzk_ntt_config* config, void* data) {
     return guarded("cuzk_ntt", [&] {
         require_ptr(config, "config");
         require_aligned(data, "data");
@@ -36,4 +37,5 @@ CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data) {
     });
 }
 
-}  // extern "C"
+}  // namespace CUZK_ARITH_TAG
+}  // namespace cuzk

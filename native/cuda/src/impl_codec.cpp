@@ -1,10 +1,11 @@
-// The C ABI: point and scalar codecs and point checks.
+// Point codecs and checks (one build per arithmetic path; see impl.hpp).
 #include "codec.hpp"
 #include "api_common.hpp"
 
-extern "C" {
+namespace cuzk {
+inline namespace CUZK_ARITH_TAG {
 
-CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
+cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
                                           cuzk_check_result* result) {
     return guarded("cuzk_points_decode", [&] {
         require_ptr(config, "config");
@@ -29,7 +30,7 @@ CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const
     });
 }
 
-CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
+cuzk_status_t impl_points_check(const cuzk_codec_config* config, const void* points,
                                          cuzk_check_result* result) {
     return guarded("cuzk_points_check", [&] {
         require_ptr(config, "config");
@@ -52,7 +53,7 @@ CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const 
     });
 }
 
-CUZK_API cuzk_status_t cuzk_points_encode(const cuzk_codec_config* config, const void* src, void* dst) {
+cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst) {
     return guarded("cuzk_points_encode", [&] {
         require_ptr(config, "config");
         if (config->count == 0) return;
@@ -76,39 +77,5 @@ CUZK_API cuzk_status_t cuzk_points_encode(const cuzk_codec_config* config, const
     });
 }
 
-namespace {
-// Scalars: 32 bytes either way; the big-endian encodings reverse the byte order.
-void convert_scalars(const cuzk_codec_config* config, const void* src, void* dst) {
-    require_ptr(config, "config");
-    require_curve(config->curve);
-    require(config->encoding <= CUZK_ENCODING_EIP196, "unknown encoding " + std::to_string(config->encoding));
-    if (config->count == 0) return;
-    require_ptr(src, "src");
-    require_ptr(dst, "dst");
-    const size_t ss = config->src_stride ? config->src_stride : 32;
-    const size_t ds = config->dst_stride ? config->dst_stride : 32;
-    require(ss >= 32 && ds >= 32, "strides must be at least 32 bytes");
-    const bool reverse = config->encoding != CUZK_ENCODING_NATIVE;
-    const uint8_t* s = static_cast<const uint8_t*>(src);
-    uint8_t* d = static_cast<uint8_t*>(dst);
-    parallel_for(config->threads, (config->count + 4095) / 4096, [&](size_t c) {
-        size_t end = std::min<uint64_t>(config->count, (c + 1) * 4096);
-        for (size_t i = c * 4096; i < end; i++) {
-            const uint8_t* a = s + i * ss;
-            uint8_t* b = d + i * ds;
-            if (reverse) for (int k = 0; k < 32; k++) b[k] = a[31 - k];
-            else std::memcpy(b, a, 32);
-        }
-    });
-}
-}  // namespace
-
-CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, const void* src, void* dst) {
-    return guarded("cuzk_scalars_decode", [&] { convert_scalars(config, src, dst); });
-}
-
-CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src, void* dst) {
-    return guarded("cuzk_scalars_encode", [&] { convert_scalars(config, src, dst); });
-}
-
-}  // extern "C"
+}  // namespace CUZK_ARITH_TAG
+}  // namespace cuzk

@@ -1,0 +1,22 @@
+// The kernel entry points of one CPU code path. The impl_*.cpp files are compiled once per path,
+// each into its own namespace (cuzk::portable, cuzk::adx); abi.cpp includes this header once per
+// path, with CUZK_IMPL_NS naming it, and sends each ABI call to the path chosen at run time.
+// No include guard: it is meant to be included several times.
+#include "cuzk/cuzk.h"
+
+namespace cuzk {
+namespace CUZK_IMPL_NS {
+
+cuzk_status_t impl_field_op(uint32_t curve, uint32_t field, uint32_t op, const void* a, const void* b, void* out,
+                            uint64_t n);
+cuzk_status_t impl_point_op(uint32_t curve, uint32_t group, uint32_t op, const void* a, const void* b, void* out,
+                            uint64_t n);
+cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
+cuzk_status_t impl_ntt(const cuzk_ntt_config* config, void* data);
+cuzk_status_t impl_points_check(const cuzk_codec_config* config, const void* points, cuzk_check_result* result);
+cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
+                                 cuzk_check_result* result);
+cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst);
+
+}  // namespace CUZK_IMPL_NS
+}  // namespace cuzk

@@ -1,14 +1,15 @@
 // Times a G1 MSM in the JavaScript provers' engines, single-threaded, for comparison with cuzk.
-// Usage: node bench_msm.mjs <bn254|bls12-381> <logSize> [runs]
+// Usage: node bench_msm.mjs <bn254|bls12-381> <logSize> [runs] [nobleRuns]
 // Prints JSON: {"curve","logSize","ffjavascriptMs":[...],"nobleMs":[...]}
 import { buildBn128, buildBls12381 } from 'ffjavascript';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 
-const [curveName, logArg, runsArg] = process.argv.slice(2);
+const [curveName, logArg, runsArg, nobleArg] = process.argv.slice(2);
 const logSize = Number(logArg);
 const runs = Number(runsArg || 3);
+const nobleRuns = Number(nobleArg ?? Math.min(runs, 2));
 const n = 1 << logSize;
 const singleThread = true;
 const ff = curveName === 'bls12-381' ? await buildBls12381(singleThread) : await buildBn128(singleThread);
@@ -54,13 +55,13 @@ for (let r = 0; r < runs; r++) {
 }
 const nobleMs = [];
 let nbRes;
-for (let r = 0; r < Math.min(runs, 2); r++) {
+for (let r = 0; r < nobleRuns; r++) {
   const t = process.hrtime.bigint();
   nbRes = pippenger(noble.G1.Point, points, scalars);
   nobleMs.push(Number(process.hrtime.bigint() - t) / 1e6);
 }
 const ffAff = G.toObject(G.toAffine(ffRes));
-const nbAff = nbRes.toAffine();
-const agree = ffAff[0] === nbAff.x && ffAff[1] === nbAff.y;
+const nbAff = nbRes ? nbRes.toAffine() : null;
+const agree = nbAff ? ffAff[0] === nbAff.x && ffAff[1] === nbAff.y : null;
 await ff.terminate();
 process.stdout.write(JSON.stringify({ curve: curveName, logSize, ffjavascriptMs: ffMs, nobleMs, resultsAgree: agree }) + '\n');

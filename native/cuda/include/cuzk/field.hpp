@@ -52,8 +52,9 @@ struct Field {
         return borrow != 0;
     }
 
-    // r = a - p if a >= p, for a < 2p.
-    CUZK_HD static void reduce_once(uint64_t* a) {
+    // r = a - p if a >= p, for a < 2p, with a branch: for a Montgomery product the subtraction is
+    // rarely needed (the product is below p(1 + p/R)), so the branch predicts well.
+    CUZK_HD static void reduce_once_rare(uint64_t* a) {
         const Limbs<N> m = P::modulus();
         uint64_t t[N];
         uint64_t borrow = 0;
@@ -61,6 +62,17 @@ struct Field {
         if (!borrow) {
             CUZK_UNROLL for (int i = 0; i < N; i++) a[i] = t[i];
         }
+    }
+
+    // r = a - p if a >= p, for a < 2p, without a branch: after an addition the outcome is a coin toss,
+    // and a mispredicted branch costs more than the select.
+    CUZK_HD static void reduce_once(uint64_t* a) {
+        const Limbs<N> m = P::modulus();
+        uint64_t t[N];
+        uint64_t borrow = 0;
+        CUZK_UNROLL for (int i = 0; i < N; i++) borrow = sub_borrow(a[i], m.v[i], borrow, t[i]);
+        const uint64_t keep = 0 - borrow;  // all ones when a < p
+        CUZK_UNROLL for (int i = 0; i < N; i++) a[i] = (a[i] & keep) | (t[i] & ~keep);
     }
 
     CUZK_HD Field operator+(const Field& b) const {
@@ -75,11 +87,11 @@ struct Field {
         Field r;
         uint64_t borrow = 0;
         CUZK_UNROLL for (int i = 0; i < N; i++) borrow = sub_borrow(l[i], b.l[i], borrow, r.l[i]);
-        if (borrow) {
-            const Limbs<N> m = P::modulus();
-            uint64_t c = 0;
-            CUZK_UNROLL for (int i = 0; i < N; i++) c = add_carry(r.l[i], m.v[i], c, r.l[i]);
-        }
+        // add p back when the subtraction borrowed, without a branch
+        const Limbs<N> m = P::modulus();
+        const uint64_t mask = 0 - borrow;
+        uint64_t c = 0;
+        CUZK_UNROLL for (int i = 0; i < N; i++) c = add_carry(r.l[i], m.v[i] & mask, c, r.l[i]);
         return r;
     }
     CUZK_HD Field operator-() const { return zero() - *this; }
@@ -97,7 +109,7 @@ struct Field {
             Field r;
             if constexpr (N == 4) x86::mont_mul_adx_4(r.l, l, b.l, M.v, P::INV);
             else x86::mont_mul_adx_6(r.l, l, b.l, M.v, P::INV);
-            reduce_once(r.l);
+            reduce_once_rare(r.l);
             return r;
         }
 #endif
@@ -116,7 +128,7 @@ struct Field {
             }
             t[N - 1] = c1 + c2;
         }
-        reduce_once(t);
+        reduce_once_rare(t);
         Field r;
         CUZK_UNROLL for (int i = 0; i < N; i++) r.l[i] = t[i];
         return r;

@@ -174,6 +174,11 @@ CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data) {
     return CUZK_DISPATCH(impl_ntt, config, data);
 }
 
+CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness,
+                                        void* a, void* b, void* c) {
+    return CUZK_DISPATCH(impl_groth16_abc, config, coeffs, witness, a, b, c);
+}
+
 CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
                                          cuzk_check_result* result) {
     return CUZK_DISPATCH(impl_points_check, config, points, result);

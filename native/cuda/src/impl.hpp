@@ -17,6 +17,8 @@ cuzk_status_t impl_points_check(const cuzk_codec_config* config, const void* poi
 cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
                                  cuzk_check_result* result);
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst);
+cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness, void* a, void* b,
+                               void* c);
 
 }  // namespace CUZK_IMPL_NS
 }  // namespace cuzk

@@ -59,6 +59,13 @@ int main(void) {
     FIELD(cuzk_codec_config, src_stride);
     FIELD(cuzk_codec_config, dst_stride);
 
+    SIZE(cuzk_abc_config);
+    FIELD(cuzk_abc_config, curve);
+    FIELD(cuzk_abc_config, threads);
+    FIELD(cuzk_abc_config, n_coeffs);
+    FIELD(cuzk_abc_config, n_vars);
+    FIELD(cuzk_abc_config, domain_size);
+
     SIZE(cuzk_check_result);
     FIELD(cuzk_check_result, index);
     FIELD(cuzk_check_result, status);

@@ -168,6 +168,15 @@ typedef struct cuzk_codec_config {
     uint64_t dst_stride;  /* bytes between consecutive outputs; 0 = packed */
 } cuzk_codec_config;
 
+/* Arguments of cuzk_groth16_abc. */
+typedef struct cuzk_abc_config {
+    uint32_t curve;       /* enum cuzk_curve */
+    uint32_t threads;     /* 0 = all hardware threads */
+    uint64_t n_coeffs;    /* entries of the coefficient section */
+    uint64_t n_vars;      /* length of the witness */
+    uint64_t domain_size; /* length of a, b and c */
+} cuzk_abc_config;
+
 /* Where a batch check or decode failed: the lowest failing index and its status. */
 typedef struct cuzk_check_result {
     uint64_t index;
@@ -206,6 +215,18 @@ CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases
  * Forward: out[i] = sum_j in[j] * (g w^i)^j, with g = 1 or the coset shift.
  * Inverse: the exact inverse of the forward transform with the same coset. */
 CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data);
+
+/* ---- Groth16 ------------------------------------------------------------------------------ */
+/* The witness's evaluations of the QAP's A and B at each constraint, from the coefficient section
+ * of a snarkjs zkey (section 4 without its leading u32 count): n_coeffs packed 44-byte entries
+ * {u32 matrix (0 = A, 1 = B), u32 constraint, u32 signal, 32-byte Fr value}, all little-endian,
+ * where the value is coefficient * R^2 mod r (R = 2^256). witness: n_vars 32-byte canonical
+ * little-endian values. Out: a[i] = sum over A's entries of constraint i of coefficient * w[signal],
+ * b likewise, c[i] = a[i] * b[i], each domain_size Fr elements in Montgomery form (zero where no
+ * constraint reaches). An entry with matrix > 1, constraint >= domain_size or signal >= n_vars
+ * fails the call with CUZK_ERR_INVALID_ARGUMENT naming the lowest such entry. */
+CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const void* coeffs,
+                                        const void* witness, void* a, void* b, void* c);
 
 /* ---- points and codecs ------------------------------------------------------------------ */
 /* Checks native-layout points; on failure, result names the lowest failing index. */

@@ -22,6 +22,11 @@ public interface Backend {
     /** A short description, such as {@code cpu(16 threads)}. */
     String name();
 
+    /** Threads for the host-side work around the kernels (0 = all hardware threads). */
+    default int hostThreads() {
+        return 0;
+    }
+
     /**
      * sum scalars[i] * bases[i] over all i. Both vectors must be of the same curve and size;
      * canonical scalars may hold any 256-bit value (they are reduced modulo r).

@@ -36,6 +36,11 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public int hostThreads() {
+        return threads;
+    }
+
+    @Override
     public String name() {
         return "cpu(" + (threads == 0 ? "all" : Integer.toString(threads)) + " threads)";
     }

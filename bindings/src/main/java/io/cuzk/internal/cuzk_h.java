@@ -356,6 +356,36 @@ public final class cuzk_h {
         }
     }
 
+    private static final class cuzk_groth16_abc {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER,
+                C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("cuzk_groth16_abc");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config *config, const void *coeffs, const void *witness, void *a, void *b, void *c) } */
+    public static FunctionDescriptor cuzk_groth16_abc$descriptor() {
+        return cuzk_groth16_abc.DESC;
+    }
+
+    public static MethodHandle cuzk_groth16_abc$handle() {
+        return cuzk_groth16_abc.HANDLE;
+    }
+
+    public static MemorySegment cuzk_groth16_abc$address() {
+        return cuzk_groth16_abc.ADDR;
+    }
+
+    public static int cuzk_groth16_abc(MemorySegment config, MemorySegment coeffs, MemorySegment witness, MemorySegment a,
+            MemorySegment b, MemorySegment c) {
+        var mh$ = cuzk_groth16_abc.HANDLE;
+        try {
+            return (int) mh$.invokeExact(config, coeffs, witness, a, b, c);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
     private static final class cuzk_points_check {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_points_check");

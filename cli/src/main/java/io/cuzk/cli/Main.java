@@ -3,7 +3,9 @@ package io.cuzk.cli;
 import io.cuzk.CuzkException;
 import io.cuzk.InvalidPointException;
 import io.cuzk.NativeLibraryException;
+import io.cuzk.groth16.FormatException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 
 /**
@@ -32,6 +34,7 @@ public final class Main {
             return switch (command) {
                 case "demo" -> DemoCommand.run(Options.parse(rest, DemoCommand.OPTIONS), out);
                 case "msm" -> MsmCommand.run(Options.parse(rest, MsmCommand.OPTIONS), in, out);
+                case "prove" -> ProveCommand.run(Options.parse(rest, ProveCommand.OPTIONS, 4), out);
                 case "info" -> InfoCommand.run(Options.parse(rest, InfoCommand.OPTIONS), out);
                 case "help", "--help", "-h" -> {
                     out.print(usage());
@@ -43,11 +46,14 @@ public final class Main {
             err.println("cuzk: " + e.getMessage());
             err.print(usage());
             return USAGE;
-        } catch (InvalidInputException | InvalidPointException e) {
+        } catch (InvalidInputException | InvalidPointException | FormatException e) {
             err.println("cuzk " + command + ": " + e.getMessage());
             return BAD_INPUT;
         } catch (IllegalArgumentException e) {
             err.println("cuzk " + command + ": " + e.getMessage());
+            return BAD_INPUT;
+        } catch (UncheckedIOException e) {
+            err.println("cuzk " + command + ": " + e.getCause().getMessage());
             return BAD_INPUT;
         } catch (NativeLibraryException e) {
             err.println(e.getMessage());
@@ -65,6 +71,9 @@ public final class Main {
                 commands:
                   demo   (the default) an MSM on generated points, checked against a known answer
                          --curve bn254|bls12-381 (bls12-381)  --group g1|g2 (g1)  --log-size K (16)  --threads N (0 = all)
+                  prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>  [--threads N]
+                         a Groth16 proof from snarkjs files, written as snarkjs writes it (same arguments as
+                         snarkjs groth16 prove and rapidsnark); verify it with snarkjs groth16 verify
                   msm    reads concatenated (point, scalar) pairs as hex on stdin, prints the encoded sum as hex
                          --curve bn254|bls12-381  --group g1|g2  [--encoding ethereum|native]  [--threads N]
                          ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254

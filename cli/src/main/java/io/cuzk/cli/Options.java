@@ -2,7 +2,9 @@ package io.cuzk.cli;
 
 import io.cuzk.Curve;
 import io.cuzk.Group;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.commons.lang3.StringUtils;
@@ -11,17 +13,30 @@ import org.apache.commons.lang3.math.NumberUtils;
 /** {@code --name value} options of one command, checked against the names it accepts. */
 final class Options {
     private final Map<String, String> values;
+    private final List<String> positional;
 
-    private Options(Map<String, String> values) {
+    private Options(Map<String, String> values, List<String> positional) {
         this.values = values;
+        this.positional = positional;
     }
 
+    /** Options only: any other argument is a usage error. */
     static Options parse(String[] args, Set<String> accepted) {
+        return parse(args, accepted, 0);
+    }
+
+    /** Options and exactly {@code positionals} other arguments, in any order. */
+    static Options parse(String[] args, Set<String> accepted, int positionals) {
         Map<String, String> values = new HashMap<>();
+        List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--")) {
-                throw new UsageException("unexpected argument '" + a + "'");
+                if (positional.size() == positionals) {
+                    throw new UsageException("unexpected argument '" + a + "'");
+                }
+                positional.add(a);
+                continue;
             }
             String name = a.substring(2);
             String value;
@@ -42,7 +57,14 @@ final class Options {
                 throw new UsageException("option --" + name + " given twice");
             }
         }
-        return new Options(values);
+        if (positional.size() != positionals) {
+            throw new UsageException("expected " + positionals + " arguments, got " + positional.size());
+        }
+        return new Options(values, List.copyOf(positional));
+    }
+
+    List<String> positional() {
+        return positional;
     }
 
     String get(String name, String fallback) {

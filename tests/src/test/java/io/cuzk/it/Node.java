@@ -27,17 +27,31 @@ final class Node {
         return d;
     }
 
+    record Result(int exit, String out, String err) {}
+
     /** Runs {@code node script args...} in the node folder and returns its stdout; fails on a non-zero exit. */
     static String run(String script, String... args) {
+        Result r = exec(script, args);
+        assertEquals(0, r.exit, "node " + script + " " + String.join(" ", args) + " failed: " + r.err + r.out);
+        return r.out;
+    }
+
+    /** The snarkjs command line, as users run it. */
+    static Result snarkjs(String... args) {
+        return exec("node_modules/snarkjs/build/cli.cjs", args);
+    }
+
+    /** Runs {@code node script args...} in the node folder. */
+    static Result exec(String script, String... args) {
         List<String> cmd = new ArrayList<>(List.of("node", script));
         cmd.addAll(List.of(args));
         try {
             Process p = new ProcessBuilder(cmd).directory(dir().toFile()).start();
+            p.getOutputStream().close();
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
             String out = read(p.getInputStream());
             assertTrue(p.waitFor(10, TimeUnit.MINUTES), "node " + script + " timed out");
-            assertEquals(0, p.exitValue(), "node " + String.join(" ", cmd) + " failed: " + err.join());
-            return out;
+            return new Result(p.exitValue(), out, err.join());
         } catch (IOException e) {
             throw new AssertionError("could not start node (is Node.js installed and on the PATH?): " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -1,0 +1,45 @@
+package io.cuzk;
+
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_abc_config;
+import io.cuzk.internal.cuzk_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.apache.commons.lang3.Validate;
+
+/** Groth16 synthesis: the witness's evaluations a = A·w, b = B·w and c = a∘b, on the CPU. */
+public final class Synthesis {
+    private Synthesis() {}
+
+    /** Bytes of one entry of a snarkjs coefficient section: u32 matrix, u32 constraint, u32 signal, 32-byte value. */
+    public static final int COEFFICIENT_BYTES = 44;
+
+    /**
+     * Fills a, b and c (Montgomery form, of the domain's size) from the entries of a snarkjs zkey
+     * coefficient section (without its leading count) and a canonical witness. An entry that
+     * points outside the domain or the witness fails with a {@link CuzkException} naming it.
+     */
+    public static void abc(MemorySegment coefficients, long count, ScalarVector witness, ScalarVector a, ScalarVector b,
+            ScalarVector c, int threads) {
+        Validate.notNull(coefficients, "coefficients");
+        Validate.isTrue(count >= 0 && coefficients.byteSize() >= count * COEFFICIENT_BYTES,
+                "%d coefficient entries need %d bytes, the segment has %d", count, count * COEFFICIENT_BYTES, coefficients.byteSize());
+        Validate.isTrue(witness.form() == ScalarForm.CANONICAL, "the witness must be canonical");
+        for (ScalarVector v : new ScalarVector[] {a, b, c}) {
+            Validate.isTrue(v.form() == ScalarForm.MONTGOMERY, "a, b and c are Montgomery-form outputs");
+            Validate.isTrue(v.size() == a.size(), "a, b and c must have the same size");
+            Validate.isTrue(v.curve() == witness.curve(), "a, b, c and the witness belong to different curves");
+        }
+        Validate.isTrue(a.size() > 0 && witness.size() > 0, "the domain and the witness must not be empty");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_abc_config.allocate(arena);
+            cuzk_abc_config.curve(cfg, witness.curve().id());
+            cuzk_abc_config.threads(cfg, threads);
+            cuzk_abc_config.n_coeffs(cfg, count);
+            cuzk_abc_config.n_vars(cfg, witness.size());
+            cuzk_abc_config.domain_size(cfg, a.size());
+            Checked.check(cuzk_h.cuzk_groth16_abc(cfg, coefficients, witness.segment(), a.segment(), b.segment(), c.segment()),
+                    "cuzk_groth16_abc");
+        }
+    }
+}

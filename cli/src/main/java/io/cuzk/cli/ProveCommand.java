@@ -1,0 +1,80 @@
+package io.cuzk.cli;
+
+import io.cuzk.Backend;
+import io.cuzk.groth16.Blinding;
+import io.cuzk.groth16.Groth16Prover;
+import io.cuzk.groth16.Proof;
+import io.cuzk.groth16.ProvingKey;
+import io.cuzk.groth16.Witness;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>}: the arguments of
+ * {@code snarkjs groth16 prove} and rapidsnark, so either can be swapped for it.
+ */
+final class ProveCommand {
+    static final Set<String> OPTIONS = Set.of("threads", "backend", "quiet");
+
+    private ProveCommand() {}
+
+    static int run(Options opts, PrintStream out) {
+        Path zkey = Path.of(opts.positional().get(0));
+        Path wtns = Path.of(opts.positional().get(1));
+        Path proofJson = Path.of(opts.positional().get(2));
+        Path publicJson = Path.of(opts.positional().get(3));
+        boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
+        Backend backend = backend(opts);
+        long t0 = System.nanoTime();
+        try (ProvingKey key = read(() -> ProvingKey.read(zkey), zkey); Witness witness = read(() -> Witness.read(wtns), wtns)) {
+            long t1 = System.nanoTime();
+            Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness);
+            long t2 = System.nanoTime();
+            createParent(proofJson);
+            createParent(publicJson);
+            proof.write(proofJson, publicJson);
+            if (!quiet) {
+                out.printf("%s: %s, %d constraints domain, %d public signals; read %.0f ms, proved %.0f ms on %s%n", zkey,
+                        key.curve().cliName(), key.domainSize(), key.nPublic(), (t1 - t0) / 1e6, (t2 - t1) / 1e6, backend.name());
+                out.println("wrote " + proofJson + " and " + publicJson);
+            }
+            return Main.OK;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Backend backend(Options opts) {
+        int threads = opts.getInt("threads", 0, 0, 4096);
+        String name = opts.get("backend", "cpu").toLowerCase(Locale.ROOT);
+        if (!name.equals("cpu")) {
+            throw new UsageException("unknown backend '" + name + "': this build has the cpu backend only");
+        }
+        return Backend.cpu(threads);
+    }
+
+    interface Reader<T> {
+        T read() throws IOException;
+    }
+
+    private static <T> T read(Reader<T> r, Path file) throws IOException {
+        try {
+            return r.read();
+        } catch (NoSuchFileException e) {
+            throw new InvalidInputException(file + ": no such file");
+        }
+    }
+
+    private static void createParent(Path p) throws IOException {
+        Path parent = p.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.cuzk.groth16;
+
+import io.cuzk.Backend;
+import io.cuzk.Curve;
+import io.cuzk.NttKind;
+import io.cuzk.Point;
+import io.cuzk.Points;
+import io.cuzk.ScalarForm;
+import io.cuzk.ScalarOps;
+import io.cuzk.ScalarVector;
+import io.cuzk.Synthesis;
+import java.lang.foreign.Arena;
+import java.math.BigInteger;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * Groth16 proofs the way snarkjs computes them, so that snarkjs (and any verifier of its proofs)
+ * accepts them, and so that for the same r and s the proof is the same bit for bit:
+ *
+ * <ol>
+ *   <li>a = A·w, b = B·w from the key's coefficients, c = a∘b (evaluations on the domain H of size n);
+ *   <li>for each of a, b, c: the inverse NTT on H, then the coset NTT on ω₂ₙ·H (coefficient i
+ *       times ω₂ₙ^i, then the forward NTT), which gives the values at the odd powers of ω₂ₙ;
+ *   <li>h = a·b − c there (the key's H points already carry the division by Z);
+ *   <li>the MSMs A·w, B1·w, B2·w (G2), C·w[nPublic+1..] and H·h;
+ *   <li>π_A = α₁ + A + r·δ₁, π_B = β₂ + B2 + s·δ₂, B1' = β₁ + B1 + s·δ₁,
+ *       π_C = C + H + s·π_A + r·B1' − r·s·δ₁.
+ * </ol>
+ */
+public final class Groth16Prover {
+    private final Backend backend;
+    private final Blinding blinding;
+
+    public Groth16Prover(Backend backend, Blinding blinding) {
+        this.backend = Validate.notNull(backend, "backend");
+        this.blinding = Validate.notNull(blinding, "blinding");
+    }
+
+    /** A prover on the CPU backend (all threads) with secure blinding. */
+    public Groth16Prover() {
+        this(Backend.cpu(), Blinding.secure());
+    }
+
+    /** The proof of witness for key; the witness must belong to the key's circuit. */
+    public Proof prove(ProvingKey key, Witness witness) {
+        witness.requireFits(key);
+        Curve curve = key.curve();
+        int n = key.domainSize();
+        Point msmA, msmB1, msmB2, msmC, msmH;
+        try (Arena arena = Arena.ofConfined()) {
+            ScalarVector a = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
+            ScalarVector b = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
+            ScalarVector c = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
+            Synthesis.abc(key.coefficients(), key.nCoefficients(), witness.values(), a, b, c, backend.hostThreads());
+            BigInteger shift = rootOfUnity(curve, Integer.numberOfTrailingZeros(n) + 1);
+            for (ScalarVector v : new ScalarVector[] {a, b, c}) {
+                backend.ntt(v, NttKind.INVERSE);
+                backend.ntt(v, NttKind.COSET_FORWARD, shift);
+            }
+            ScalarOps.multiply(a, b, a);
+            ScalarOps.subtract(a, c, a);
+            ScalarVector w = witness.values();
+            msmA = backend.msm(key.a(), w);
+            msmB1 = backend.msm(key.b1(), w);
+            msmB2 = backend.msm(key.b2(), w);
+            msmC = backend.msm(key.c(), w.slice(key.nPublic() + 1L, key.c().size()));
+            msmH = backend.msm(key.h(), a);
+        }
+        BigInteger[] rs = blinding.draw(curve);
+        BigInteger r = rs[0], s = rs[1];
+        Point piA = Points.add(Points.add(key.alpha1(), msmA), Points.multiply(key.delta1(), r));
+        Point piB = Points.add(Points.add(key.beta2(), msmB2), Points.multiply(key.delta2(), s));
+        Point b1 = Points.add(Points.add(key.beta1(), msmB1), Points.multiply(key.delta1(), s));
+        Point piC = Points.add(msmC, msmH);
+        piC = Points.add(piC, Points.multiply(piA, s));
+        piC = Points.add(piC, Points.multiply(b1, r));
+        piC = Points.add(piC, Points.negate(Points.multiply(key.delta1(), r.multiply(s).mod(curve.r()))));
+        return new Proof(curve, piA, piB, piC, witness.publicSignals(key.nPublic()));
+    }
+
+    /** The primitive 2^k-th root of unity snarkjs uses: 5^((r-1)/2^k). */
+    static BigInteger rootOfUnity(Curve curve, int k) {
+        Validate.isTrue(k <= curve.twoAdicity(), "no 2^%d-th root of unity in %s's Fr", k, curve.cliName());
+        return BigInteger.valueOf(5).modPow(curve.r().subtract(BigInteger.ONE).shiftRight(k), curve.r());
+    }
+}

@@ -1,0 +1,72 @@
+package io.cuzk.groth16;
+
+import io.cuzk.Curve;
+import io.cuzk.Group;
+import io.cuzk.Point;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.commons.lang3.Validate;
+
+/** A Groth16 proof with its public signals, and their snarkjs JSON forms. */
+public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigInteger> publicSignals) {
+    public Proof {
+        Validate.isTrue(piA.group() == Group.G1 && piB.group() == Group.G2 && piC.group() == Group.G1, "pi_a, pi_c in G1 and pi_b in G2");
+        publicSignals = List.copyOf(publicSignals);
+    }
+
+    /**
+     * proof.json as snarkjs writes it: decimal coordinates in projective form with z = 1 (the point
+     * at infinity, which a valid proof never holds, as snarkjs writes it: x = 0, y = 1, z = 0).
+     */
+    public String proofJson() {
+        String[] a = g1(piA);
+        String[] b = g2(piB);
+        String[] c = g1(piC);
+        StringBuilder s = new StringBuilder("{\n");
+        s.append(" \"pi_a\": [\n  \"").append(a[0]).append("\",\n  \"").append(a[1]).append("\",\n  \"").append(a[2]).append("\"\n ],\n");
+        s.append(" \"pi_b\": [\n");
+        for (int i = 0; i < 3; i++) {
+            s.append("  [\n   \"").append(b[2 * i]).append("\",\n   \"").append(b[2 * i + 1]).append(i < 2 ? "\"\n  ],\n" : "\"\n  ]\n");
+        }
+        s.append(" ],\n");
+        s.append(" \"pi_c\": [\n  \"").append(c[0]).append("\",\n  \"").append(c[1]).append("\",\n  \"").append(c[2]).append("\"\n ],\n");
+        s.append(" \"protocol\": \"groth16\",\n");
+        s.append(" \"curve\": \"").append(curve.snarkjsName()).append("\"\n}");
+        return s.toString();
+    }
+
+    private static String[] g1(Point p) {
+        if (p.isInfinity()) {
+            return new String[] {"0", "1", "0"};
+        }
+        BigInteger[] xy = p.coordinates();
+        return new String[] {xy[0].toString(), xy[1].toString(), "1"};
+    }
+
+    private static String[] g2(Point p) {
+        if (p.isInfinity()) {
+            return new String[] {"0", "0", "1", "0", "0", "0"};
+        }
+        BigInteger[] xy = p.coordinates();
+        return new String[] {xy[0].toString(), xy[1].toString(), xy[2].toString(), xy[3].toString(), "1", "0"};
+    }
+
+    /** public.json: the public signals as decimal strings. */
+    public String publicJson() {
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < publicSignals.size(); i++) {
+            s.append(i == 0 ? "\n \"" : ",\n \"").append(publicSignals.get(i)).append('"');
+        }
+        return s.append(publicSignals.isEmpty() ? "]" : "\n]").toString();
+    }
+
+    /** Writes proof.json and public.json. */
+    public void write(Path proofJson, Path publicJson) throws IOException {
+        Files.writeString(proofJson, proofJson() + "\n", StandardCharsets.UTF_8);
+        Files.writeString(publicJson, publicJson() + "\n", StandardCharsets.UTF_8);
+    }
+}

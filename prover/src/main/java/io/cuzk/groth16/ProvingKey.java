@@ -1,0 +1,323 @@
+package io.cuzk.groth16;
+
+import io.cuzk.Check;
+import io.cuzk.Curve;
+import io.cuzk.Group;
+import io.cuzk.InvalidPointException;
+import io.cuzk.Point;
+import io.cuzk.PointVector;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
+import java.util.Map;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * A Groth16 proving key read from a snarkjs .zkey: the curve, the sizes, the header points and
+ * views of the point and coefficient sections. Sections stay off the Java heap: a key read from a
+ * file is memory-mapped, and a section whose offset is not 8-byte aligned is copied once, off-heap,
+ * into the key's own arena.
+ *
+ * <p>Every point is checked when the key is read: coordinates below p and on the curve (subgroup
+ * membership is not checked: the key is trusted to come from a setup ceremony). Closing the key
+ * releases the mapping; a prover still using it fails with {@link IllegalStateException}.
+ */
+public final class ProvingKey implements AutoCloseable {
+    /** Section ids of a Groth16 zkey, as snarkjs writes them. */
+    static final int HEADER = 1;
+    static final int GROTH16_HEADER = 2;
+    static final int IC = 3;
+    static final int COEFFS = 4;
+    static final int A = 5;
+    static final int B1 = 6;
+    static final int B2 = 7;
+    static final int C = 8;
+    static final int H = 9;
+
+    static final Map<Integer, String> SECTION_NAMES = Map.of(HEADER, "header", GROTH16_HEADER, "Groth16 header", IC, "IC points",
+            COEFFS, "coefficients", A, "A points", B1, "B1 points", B2, "B2 points", C, "C points", H, "H points", 10,
+            "contributions");
+
+    private final String name;
+    private final Arena arena;
+    private final Curve curve;
+    private final int nVars;
+    private final int nPublic;
+    private final int domainSize;
+    private final long nCoefficients;
+    private final Point alpha1, beta1, beta2, gamma2, delta1, delta2;
+    private final PointVector ic, a, b1, b2, c, h;
+    private final MemorySegment coefficients;
+
+    private ProvingKey(String name, Arena arena, BinFile f) {
+        this.name = name;
+        this.arena = arena;
+        MemorySegment header = f.section(HEADER);
+        if (header.byteSize() < 4) {
+            throw new FormatException(name, f.label(HEADER), "truncated: no protocol id");
+        }
+        int protocol = header.get(BinFile.U32, 0);
+        if (protocol != 1) {
+            String what = switch (protocol) {
+                case 2 -> "PLONK";
+                case 10 -> "FFLONK";
+                default -> "unknown";
+            };
+            throw new FormatException(name, f.label(HEADER), "not a Groth16 key: protocol " + protocol + " (" + what
+                    + "); only Groth16 (1) is supported");
+        }
+        MemorySegment g = f.section(GROTH16_HEADER);
+        String gl = f.label(GROTH16_HEADER);
+        long pos = 0;
+        int n8q = u32(g, pos, gl);
+        pos += 4;
+        BigInteger q = leInt(g, pos, n8q, gl);
+        pos += n8q;
+        this.curve = curveOf(q, n8q, gl);
+        int n8r = u32(g, pos, gl);
+        pos += 4;
+        BigInteger r = leInt(g, pos, n8r, gl);
+        pos += n8r;
+        if (n8r != 32 || !r.equals(curve.r())) {
+            throw new FormatException(name, gl, "the scalar field (" + n8r + " bytes, r = " + r + ") is not " + curve.cliName() + "'s");
+        }
+        this.nVars = u32(g, pos, gl);
+        this.nPublic = u32(g, pos + 4, gl);
+        this.domainSize = u32(g, pos + 8, gl);
+        pos += 12;
+        if (nVars < 1 || nPublic < 0 || nPublic >= nVars) {
+            throw new FormatException(name, gl, "inconsistent sizes: " + nVars + " variables, " + nPublic + " public");
+        }
+        if (domainSize < 1 || Integer.bitCount(domainSize) != 1 || Integer.numberOfTrailingZeros(domainSize) >= curve.twoAdicity()) {
+            throw new FormatException(name, gl, "domain size " + Integer.toUnsignedString(domainSize) + " is not a power of two below 2^"
+                    + curve.twoAdicity());
+        }
+        int g1 = curve.pointBytes(Group.G1);
+        int g2 = curve.pointBytes(Group.G2);
+        long expected = pos + 3L * g1 + 3L * g2;
+        if (g.byteSize() != expected) {
+            throw new FormatException(name, gl, (g.byteSize() < expected ? "truncated" : "too long") + ": " + g.byteSize()
+                    + " bytes where " + expected + " are expected");
+        }
+        this.alpha1 = point(g, pos, Group.G1, gl, "alpha1");
+        pos += g1;
+        this.beta1 = point(g, pos, Group.G1, gl, "beta1");
+        pos += g1;
+        this.beta2 = point(g, pos, Group.G2, gl, "beta2");
+        pos += g2;
+        this.gamma2 = point(g, pos, Group.G2, gl, "gamma2");
+        pos += g2;
+        this.delta1 = point(g, pos, Group.G1, gl, "delta1");
+        pos += g1;
+        this.delta2 = point(g, pos, Group.G2, gl, "delta2");
+
+        this.ic = points(f, IC, Group.G1, nPublic + 1L);
+        MemorySegment coeffs = f.section(COEFFS);
+        if (coeffs.byteSize() < 4) {
+            throw new FormatException(name, f.label(COEFFS), "truncated: no entry count");
+        }
+        this.nCoefficients = Integer.toUnsignedLong(coeffs.get(BinFile.U32, 0));
+        long need = 4 + nCoefficients * io.cuzk.Synthesis.COEFFICIENT_BYTES;
+        if (coeffs.byteSize() != need) {
+            throw new FormatException(name, f.label(COEFFS), (coeffs.byteSize() < need ? "truncated" : "too long") + ": "
+                    + nCoefficients + " entries need " + need + " bytes, the section has " + coeffs.byteSize());
+        }
+        this.coefficients = coeffs.asSlice(4);
+        this.a = points(f, A, Group.G1, nVars);
+        this.b1 = points(f, B1, Group.G1, nVars);
+        this.b2 = points(f, B2, Group.G2, nVars);
+        this.c = points(f, C, Group.G1, (long) nVars - nPublic - 1);
+        this.h = points(f, H, Group.G1, domainSize);
+    }
+
+    /** Reads (memory-maps) a .zkey file. */
+    public static ProvingKey read(Path zkey) throws IOException {
+        Validate.notNull(zkey, "zkey");
+        Arena arena = Arena.ofShared();
+        try (FileChannel ch = FileChannel.open(zkey, StandardOpenOption.READ)) {
+            MemorySegment data = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+            return parse(zkey.toString(), data, arena);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Parses a key held in memory. The segment must stay alive as long as the key; unaligned
+     * sections are copied into memory the key owns and frees on {@link #close()}.
+     */
+    public static ProvingKey parse(String name, MemorySegment zkey) {
+        Arena arena = Arena.ofShared();
+        try {
+            return parse(name, zkey, arena);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private static ProvingKey parse(String name, MemorySegment data, Arena arena) {
+        BinFile f = BinFile.parse(name, data, "zkey", new int[] {1}, SECTION_NAMES);
+        return new ProvingKey(name, arena, f);
+    }
+
+    private Curve curveOf(BigInteger q, int n8q, String section) {
+        for (Curve cv : Curve.values()) {
+            if (cv.p().equals(q) && cv.fpBytes() == n8q) {
+                return cv;
+            }
+        }
+        throw new FormatException(name, section, "unsupported curve: base field modulus " + q + " (" + n8q
+                + " bytes) is neither BN254's nor BLS12-381's");
+    }
+
+    private int u32(MemorySegment s, long pos, String section) {
+        if (pos + 4 > s.byteSize()) {
+            throw new FormatException(name, section, "truncated at byte " + pos);
+        }
+        return s.get(BinFile.U32, pos);
+    }
+
+    private BigInteger leInt(MemorySegment s, long pos, int n, String section) {
+        if (n <= 0 || n > 64 || pos + n > s.byteSize()) {
+            throw new FormatException(name, section, "truncated or malformed field size " + n + " at byte " + pos);
+        }
+        byte[] le = s.asSlice(pos, n).toArray(ValueLayout.JAVA_BYTE);
+        byte[] be = new byte[n + 1];
+        for (int i = 0; i < n; i++) {
+            be[n - i] = le[i];
+        }
+        return new BigInteger(be);
+    }
+
+    private Point point(MemorySegment s, long pos, Group group, String section, String what) {
+        MemorySegment aligned = arena.allocate(curve.pointBytes(group), 8);
+        MemorySegment.copy(s, pos, aligned, 0, aligned.byteSize());
+        PointVector v = PointVector.wrap(curve, group, aligned);
+        try {
+            v.check(EnumSet.of(Check.CANONICAL, Check.ON_CURVE));
+        } catch (InvalidPointException e) {
+            throw new FormatException(name, section, what + ": " + e.reason());
+        }
+        return v.get(0);
+    }
+
+    private PointVector points(BinFile f, int id, Group group, long count) {
+        MemorySegment s = f.section(id, count * curve.pointBytes(group));
+        if (s.address() % 8 != 0) {
+            MemorySegment copy = arena.allocate(s.byteSize(), 8);
+            MemorySegment.copy(s, 0, copy, 0, s.byteSize());
+            s = copy;
+        }
+        PointVector v = PointVector.wrap(curve, group, s);
+        try {
+            v.check(EnumSet.of(Check.CANONICAL, Check.ON_CURVE));
+        } catch (InvalidPointException e) {
+            throw new FormatException(name, f.label(id), "point " + e.index() + ": " + e.reason());
+        }
+        return v;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Curve curve() {
+        return curve;
+    }
+
+    /** Witness length: 1, the public signals, then the private ones. */
+    public int nVars() {
+        return nVars;
+    }
+
+    /** Public signals (outputs and public inputs). */
+    public int nPublic() {
+        return nPublic;
+    }
+
+    public int domainSize() {
+        return domainSize;
+    }
+
+    public long nCoefficients() {
+        return nCoefficients;
+    }
+
+    /** The coefficient entries (section 4 after its count). */
+    public MemorySegment coefficients() {
+        return coefficients;
+    }
+
+    public Point alpha1() {
+        return alpha1;
+    }
+
+    public Point beta1() {
+        return beta1;
+    }
+
+    public Point beta2() {
+        return beta2;
+    }
+
+    public Point gamma2() {
+        return gamma2;
+    }
+
+    public Point delta1() {
+        return delta1;
+    }
+
+    public Point delta2() {
+        return delta2;
+    }
+
+    public PointVector ic() {
+        return ic;
+    }
+
+    public PointVector a() {
+        return a;
+    }
+
+    public PointVector b1() {
+        return b1;
+    }
+
+    public PointVector b2() {
+        return b2;
+    }
+
+    public PointVector c() {
+        return c;
+    }
+
+    public PointVector h() {
+        return h;
+    }
+
+    /** Off-heap bytes this key keeps alive (mapped or copied). */
+    public long byteSize() {
+        return coefficients.byteSize() + ic.segment().byteSize() + a.segment().byteSize() + b1.segment().byteSize()
+                + b2.segment().byteSize() + c.segment().byteSize() + h.segment().byteSize();
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    @Override
+    public String toString() {
+        return "ProvingKey[" + name + ", " + curve.cliName() + ", " + nVars + " variables, " + nPublic + " public, domain "
+                + domainSize + "]";
+    }
+}

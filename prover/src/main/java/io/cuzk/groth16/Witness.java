@@ -1,0 +1,174 @@
+package io.cuzk.groth16;
+
+import io.cuzk.Curve;
+import io.cuzk.ScalarForm;
+import io.cuzk.ScalarVector;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * A witness read from a snarkjs .wtns (version 2): section 1 holds the field (n8 = 32 and r) and
+ * the count, section 2 the values, little-endian and canonical. w[0] = 1, then the public signals,
+ * then the private ones. Every value is checked to be below r.
+ */
+public final class Witness implements AutoCloseable {
+    static final Map<Integer, String> SECTION_NAMES = Map.of(1, "header", 2, "values");
+    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final String name;
+    private final Arena arena;
+    private final Curve curve;
+    private final ScalarVector values;
+
+    private Witness(String name, Arena arena, BinFile f) {
+        this.name = name;
+        this.arena = arena;
+        MemorySegment h = f.section(1);
+        String hl = f.label(1);
+        if (h.byteSize() < 4) {
+            throw new FormatException(name, hl, "truncated: no field size");
+        }
+        int n8 = h.get(BinFile.U32, 0);
+        if (n8 != 32) {
+            throw new FormatException(name, hl, "field elements of " + Integer.toUnsignedString(n8)
+                    + " bytes: only the 32-byte scalar fields of BN254 and BLS12-381 are supported");
+        }
+        if (h.byteSize() != 4 + 32 + 4) {
+            throw new FormatException(name, hl, "expected 40 bytes, found " + h.byteSize());
+        }
+        BigInteger r = new BigInteger(1, reverse(h.asSlice(4, 32).toArray(ValueLayout.JAVA_BYTE)));
+        Curve found = null;
+        for (Curve c : Curve.values()) {
+            if (c.r().equals(r)) {
+                found = c;
+            }
+        }
+        if (found == null) {
+            throw new FormatException(name, hl, "unsupported field: r = " + r + " is the scalar field of neither BN254 nor BLS12-381");
+        }
+        this.curve = found;
+        long count = Integer.toUnsignedLong(h.get(BinFile.U32, 36));
+        if (count == 0) {
+            throw new FormatException(name, hl, "the witness is empty");
+        }
+        MemorySegment v = f.section(2, count * 32);
+        if (v.address() % 8 != 0) {
+            MemorySegment copy = arena.allocate(v.byteSize(), 8);
+            MemorySegment.copy(v, 0, copy, 0, v.byteSize());
+            v = copy;
+        }
+        long[] r64 = limbs(curve.r());
+        for (long i = 0; i < count; i++) {
+            if (!below(v, i * 32, r64)) {
+                throw new FormatException(name, f.label(2), "value " + i + " is not below r (not a canonical field element)");
+            }
+        }
+        this.values = ScalarVector.wrap(curve, ScalarForm.CANONICAL, v);
+    }
+
+    /** Reads (memory-maps) a .wtns file. */
+    public static Witness read(Path wtns) throws IOException {
+        Validate.notNull(wtns, "wtns");
+        Arena arena = Arena.ofShared();
+        try (FileChannel ch = FileChannel.open(wtns, StandardOpenOption.READ)) {
+            MemorySegment data = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+            return new Witness(wtns.toString(), arena, BinFile.parse(wtns.toString(), data, "wtns", new int[] {2}, SECTION_NAMES));
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Parses a witness held in memory; the segment must stay alive as long as the witness. */
+    public static Witness parse(String name, MemorySegment wtns) {
+        Arena arena = Arena.ofShared();
+        try {
+            return new Witness(name, arena, BinFile.parse(name, wtns, "wtns", new int[] {2}, SECTION_NAMES));
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private static byte[] reverse(byte[] b) {
+        for (int i = 0, j = b.length - 1; i < j; i++, j--) {
+            byte t = b[i];
+            b[i] = b[j];
+            b[j] = t;
+        }
+        return b;
+    }
+
+    private static long[] limbs(BigInteger v) {
+        long[] l = new long[4];
+        for (int i = 0; i < 4; i++) {
+            l[i] = v.shiftRight(64 * i).longValue();
+        }
+        return l;
+    }
+
+    private static boolean below(MemorySegment s, long off, long[] m) {
+        for (int i = 3; i >= 0; i--) {
+            int c = Long.compareUnsigned(s.get(LE, off + 8L * i), m[i]);
+            if (c != 0) {
+                return c < 0;
+            }
+        }
+        return false;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Curve curve() {
+        return curve;
+    }
+
+    public long size() {
+        return values.size();
+    }
+
+    /** The values, canonical. */
+    public ScalarVector values() {
+        return values;
+    }
+
+    /** w[1..nPublic]: what public.json holds. */
+    public List<BigInteger> publicSignals(int nPublic) {
+        Validate.isTrue(nPublic >= 0 && nPublic < size(), "%d public signals do not fit a witness of %d values", nPublic, size());
+        List<BigInteger> out = new ArrayList<>(nPublic);
+        for (int i = 1; i <= nPublic; i++) {
+            out.add(values.get(i));
+        }
+        return out;
+    }
+
+    /** Checks that this witness belongs to the key's circuit: same field and length. */
+    public void requireFits(ProvingKey key) {
+        if (curve != key.curve()) {
+            throw new FormatException(name, "section 1 (header)", "the witness is over " + curve.cliName() + "'s field but the key "
+                    + key.name() + " is for " + key.curve().cliName());
+        }
+        if (size() != key.nVars()) {
+            throw new FormatException(name, "section 2 (values)", "the witness has " + size() + " values but the key " + key.name()
+                    + " needs " + key.nVars());
+        }
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

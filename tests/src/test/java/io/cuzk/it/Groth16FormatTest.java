@@ -1,0 +1,236 @@
+package io.cuzk.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cuzk.Curve;
+import io.cuzk.cli.Main;
+import io.cuzk.groth16.FormatException;
+import io.cuzk.groth16.Groth16Prover;
+import io.cuzk.groth16.ProvingKey;
+import io.cuzk.groth16.ProvingKeyCache;
+import io.cuzk.groth16.Witness;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Malformed .zkey and .wtns input: each case gets a {@link FormatException} whose message names
+ * the file, the section and what is wrong; nothing is proved from it.
+ */
+class Groth16FormatTest {
+    @TempDir
+    Path tmp;
+
+    static Path set(Curve c, String name) {
+        return Circuits.dir(c, name);
+    }
+
+    /** Section id -> {header offset, payload offset, size}, parsed here independently of the reader. */
+    static Map<Integer, long[]> sections(byte[] f) {
+        ByteBuffer b = ByteBuffer.wrap(f).order(ByteOrder.LITTLE_ENDIAN);
+        int n = b.getInt(8);
+        Map<Integer, long[]> out = new LinkedHashMap<>();
+        int pos = 12;
+        for (int i = 0; i < n; i++) {
+            int id = b.getInt(pos);
+            long size = b.getLong(pos + 4);
+            out.put(id, new long[] {pos, pos + 12, size});
+            pos += 12 + (int) size;
+        }
+        return out;
+    }
+
+    Path write(String name, byte[] bytes) throws IOException {
+        Path p = tmp.resolve(name);
+        Files.write(p, bytes);
+        return p;
+    }
+
+    static byte[] zkey() throws IOException {
+        return Files.readAllBytes(set(Curve.BN254, "multi_main").resolve("circuit.zkey"));
+    }
+
+    static byte[] wtns(Curve c, String name) throws IOException {
+        return Files.readAllBytes(set(c, name).resolve("witness.wtns"));
+    }
+
+    FormatException badKey(String file, byte[] bytes) throws IOException {
+        Path p = write(file, bytes);
+        FormatException e = assertThrows(FormatException.class, () -> ProvingKey.read(p).close());
+        assertTrue(e.getMessage().startsWith(p.toString()), "names the file: " + e.getMessage());
+        return e;
+    }
+
+    FormatException badWitness(String file, byte[] bytes) throws IOException {
+        Path p = write(file, bytes);
+        FormatException e = assertThrows(FormatException.class, () -> Witness.read(p).close());
+        assertTrue(e.getMessage().startsWith(p.toString()), "names the file: " + e.getMessage());
+        return e;
+    }
+
+    static void contains(Exception e, String... parts) {
+        for (String part : parts) {
+            assertTrue(e.getMessage().contains(part), "'" + part + "' missing from: " + e.getMessage());
+        }
+    }
+
+    @Test
+    void wrongMagicAndVersion() throws IOException {
+        byte[] z = zkey();
+        byte[] m = z.clone();
+        System.arraycopy("wtns".getBytes(StandardCharsets.US_ASCII), 0, m, 0, 4);
+        contains(badKey("magic.zkey", m), "wrong magic: expected 'zkey', found 'wtns'");
+        byte[] v = z.clone();
+        v[4] = 7;
+        contains(badKey("version.zkey", v), "unsupported version 7");
+        contains(badKey("empty.zkey", new byte[0]), "truncated");
+        contains(badWitness("magic.wtns", z), "wrong magic: expected 'wtns', found 'zkey'");
+    }
+
+    @Test
+    void truncatedAndMissingSections() throws IOException {
+        byte[] z = zkey();
+        long[] h = sections(z).get(9);
+        byte[] cut = Arrays.copyOf(z, (int) (h[1] + h[2] / 2));
+        FormatException e = badKey("cut.zkey", cut);
+        contains(e, "section 9 (H points): truncated: declares " + h[2] + " bytes but only " + h[2] / 2 + " remain");
+        assertEquals("section 9 (H points)", e.section());
+
+        byte[] missing = z.clone();
+        long[] b2 = sections(z).get(7);
+        ByteBuffer.wrap(missing).order(ByteOrder.LITTLE_ENDIAN).putInt((int) b2[0], 77);
+        contains(badKey("missing.zkey", missing), "section 7 (B2 points): missing");
+
+        // a header that claims more variables than the point sections hold
+        byte[] vars = z.clone();
+        long[] g = sections(z).get(2);
+        ByteBuffer bb = ByteBuffer.wrap(vars).order(ByteOrder.LITTLE_ENDIAN);
+        int nVarsOffset = (int) g[1] + 4 + 32 + 4 + 32;
+        bb.putInt(nVarsOffset, bb.getInt(nVarsOffset) + 1);
+        contains(badKey("vars.zkey", vars), "section 5 (A points): truncated");
+    }
+
+    @Test
+    void unsupportedCurveAndProtocols() throws IOException {
+        byte[] q = zkey();
+        long[] g = sections(q).get(2);
+        q[(int) g[1] + 4] ^= 0x10; // the low byte of q
+        contains(badKey("curve.zkey", q), "section 2 (Groth16 header): unsupported curve");
+        Path dir = set(Curve.BN254, "multi_main");
+        contains(badKey("plonk.zkey", Files.readAllBytes(dir.resolve("plonk.zkey"))),
+                "section 1 (header): not a Groth16 key: protocol 2 (PLONK)");
+        contains(badKey("fflonk.zkey", Files.readAllBytes(dir.resolve("fflonk.zkey"))),
+                "section 1 (header): not a Groth16 key: protocol 10 (FFLONK)");
+    }
+
+    @Test
+    void invalidPointsInTheKey() throws IOException {
+        byte[] z = zkey();
+        long[] a = sections(z).get(5);
+        byte[] off = z.clone();
+        off[(int) a[1] + 64 + 5] ^= 0x01; // x of A[1]
+        contains(badKey("offcurve.zkey", off), "section 5 (A points): point 1: the point is not on the curve");
+        byte[] big = z.clone();
+        Arrays.fill(big, (int) a[1] + 64 * 2, (int) a[1] + 64 * 2 + 32, (byte) 0xff);
+        contains(badKey("noncanonical.zkey", big), "section 5 (A points): point 2: a coordinate is not below the field modulus");
+    }
+
+    @Test
+    void witnessProblems() throws IOException {
+        byte[] w = wtns(Curve.BN254, "multi_main");
+        byte[] n8 = w.clone();
+        long[] h = sections(w).get(1);
+        ByteBuffer.wrap(n8).order(ByteOrder.LITTLE_ENDIAN).putInt((int) h[1], 48);
+        contains(badWitness("n8.wtns", n8), "section 1 (header): field elements of 48 bytes");
+        byte[] field = w.clone();
+        field[(int) h[1] + 4] ^= 2;
+        contains(badWitness("field.wtns", field), "section 1 (header): unsupported field");
+        byte[] big = w.clone();
+        long[] v = sections(w).get(2);
+        Arrays.fill(big, (int) v[1] + 32 * 3, (int) v[1] + 32 * 4, (byte) 0xff);
+        contains(badWitness("big.wtns", big), "section 2 (values): value 3 is not below r");
+        contains(badWitness("cut.wtns", Arrays.copyOf(w, w.length - 10)), "section 2 (values): truncated");
+
+        Path key = set(Curve.BN254, "multi_main").resolve("circuit.zkey");
+        try (ProvingKey k = ProvingKey.read(key);
+                Witness other = Witness.read(set(Curve.BN254, "chain_main").resolve("witness.wtns"));
+                Witness bls = Witness.read(set(Curve.BLS12_381, "multi_main").resolve("witness.wtns"))) {
+            FormatException e = assertThrows(FormatException.class, () -> new Groth16Prover().prove(k, other));
+            contains(e, "section 2 (values): the witness has " + other.size() + " values but the key " + key + " needs " + k.nVars());
+            e = assertThrows(FormatException.class, () -> new Groth16Prover().prove(k, bls));
+            contains(e, "section 1 (header): the witness is over bls12-381's field but the key " + key + " is for bn254");
+        }
+    }
+
+    @Test
+    void theCommandLineExitsNonZeroAndSaysWhy() throws IOException {
+        Path dir = set(Curve.BLS12_381, "poseidon_main");
+        Path proof = tmp.resolve("out/proof.json"), pub = tmp.resolve("out/public.json");
+        Result ok = cuzk("prove", dir.resolve("circuit.zkey").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
+                pub.toString());
+        assertEquals(0, ok.status, ok.err);
+        Node.Result v = Node.snarkjs("groth16", "verify", dir.resolve("verification_key.json").toString(), pub.toString(), proof.toString());
+        assertTrue(v.out().contains("OK!"), v.out());
+
+        Result wrong = cuzk("prove", dir.resolve("witness.wtns").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
+                pub.toString());
+        assertEquals(1, wrong.status);
+        assertTrue(wrong.err.contains("wrong magic: expected 'zkey', found 'wtns'"), wrong.err);
+
+        Result none = cuzk("prove", tmp.resolve("nope.zkey").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
+                pub.toString());
+        assertEquals(1, none.status);
+        assertTrue(none.err.contains("nope.zkey: no such file"), none.err);
+
+        Result mismatch = cuzk("prove", dir.resolve("circuit.zkey").toString(),
+                set(Curve.BN254, "poseidon_main").resolve("witness.wtns").toString(), proof.toString(), pub.toString());
+        assertEquals(1, mismatch.status);
+        assertTrue(mismatch.err.contains("is for bls12-381"), mismatch.err);
+
+        assertEquals(2, cuzk("prove", "only-one-argument").status);
+    }
+
+    @Test
+    void theKeyCacheParsesEachFileOnce() throws IOException {
+        Path src = set(Curve.BN254, "chain_main").resolve("circuit.zkey");
+        Path copy = tmp.resolve("cached.zkey");
+        Files.copy(src, copy);
+        try (ProvingKeyCache cache = new ProvingKeyCache();
+                Witness w = Witness.read(set(Curve.BN254, "chain_main").resolve("witness.wtns"))) {
+            ProvingKey k1 = cache.get(copy);
+            ProvingKey k2 = cache.get(tmp.resolve("./cached.zkey"));
+            assertTrue(k1 == k2, "the same parsed key");
+            assertEquals(1, cache.loads());
+            new Groth16Prover().prove(k1, w);
+            Files.setLastModifiedTime(copy, FileTime.fromMillis(Files.getLastModifiedTime(copy).toMillis() + 5000));
+            ProvingKey k3 = cache.get(copy);
+            assertTrue(k3 != k1, "a changed file is read again");
+            assertEquals(2, cache.loads());
+            assertThrows(IllegalStateException.class, () -> new Groth16Prover().prove(k1, w), "the replaced key was closed");
+            new Groth16Prover().prove(k3, w);
+        }
+    }
+
+    record Result(int status, String out, String err) {}
+
+    static Result cuzk(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int status = Main.run(args, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -15,7 +15,7 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * {@code cuzk demo}, the default job: an MSM over generated bases m_i·G with random scalars k_i,
+ * {@code cuzk msm-demo}: an MSM over generated bases m_i·G with random scalars k_i,
  * checked against the single multiplication (sum k_i·m_i mod r)·G.
  */
 final class DemoCommand {
@@ -31,7 +31,7 @@ final class DemoCommand {
         long seed = opts.getInt("seed", 1, 0, Integer.MAX_VALUE);
         long n = 1L << logSize;
         Backend backend = Backend.cpu(threads);
-        out.printf("cuzk demo: %s %s MSM of %d pairs on %s%n", curve.cliName(), group, n, backend.name());
+        out.printf("cuzk msm-demo: %s %s MSM of %d pairs on %s%n", curve.cliName(), group, n, backend.name());
         Random rnd = new Random(seed);
         try (Arena arena = Arena.ofShared()) {
             Point g = Points.generator(curve, group);

@@ -9,7 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 
 /**
- * The {@code cuzk} command. Without arguments it runs its default job (the MSM demo); each
+ * The {@code cuzk} command. Without arguments it runs its default job (proving the bundled sample); each
  * subcommand documents its options under {@code cuzk help}.
  *
  * <p>Exit status: 0 success, 1 invalid input, 2 usage error, 3 a native or internal failure.
@@ -28,11 +28,12 @@ public final class Main {
 
     /** Runs one command; returns the exit status. */
     public static int run(String[] args, java.io.InputStream in, PrintStream out, PrintStream err) {
-        String command = args.length == 0 ? "demo" : args[0];
+        String command = args.length == 0 ? "sample" : args[0];
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         try {
             return switch (command) {
-                case "demo" -> DemoCommand.run(Options.parse(rest, DemoCommand.OPTIONS), out);
+                case "sample" -> SampleCommand.run(Options.parse(rest, SampleCommand.OPTIONS), out);
+                case "msm-demo" -> DemoCommand.run(Options.parse(rest, DemoCommand.OPTIONS), out);
                 case "msm" -> MsmCommand.run(Options.parse(rest, MsmCommand.OPTIONS), in, out);
                 case "prove" -> ProveCommand.run(Options.parse(rest, ProveCommand.OPTIONS, 4), out);
                 case "info" -> InfoCommand.run(Options.parse(rest, InfoCommand.OPTIONS), out);
@@ -69,8 +70,9 @@ public final class Main {
                 usage: cuzk [command] [options]
 
                 commands:
-                  demo   (the default) an MSM on generated points, checked against a known answer
-                         --curve bn254|bls12-381 (bls12-381)  --group g1|g2 (g1)  --log-size K (16)  --threads N (0 = all)
+                  sample (the default) proves the bundled sample (Poseidon on BN254) into out/proof.json and
+                         out/public.json and prints the snarkjs command that verifies them
+                         [--out DIR]  [--threads N]
                   prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>  [--threads N]
                          a Groth16 proof from snarkjs files, written as snarkjs writes it (same arguments as
                          snarkjs groth16 prove and rapidsnark); verify it with snarkjs groth16 verify
@@ -79,6 +81,8 @@ public final class Main {
                          ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254
                          (64-byte G1, 128-byte G2); scalars are 32-byte big-endian. native: snarkjs's little-endian
                          Montgomery layout, 32-byte little-endian scalars.
+                  msm-demo  an MSM on generated points, checked against a known answer
+                         --curve bn254|bls12-381 (bls12-381)  --group g1|g2 (g1)  --log-size K (16)  --threads N (0 = all)
                   info   the native library: version, build, threads
                   help   this text
 

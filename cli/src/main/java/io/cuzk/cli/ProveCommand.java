@@ -40,8 +40,8 @@ final class ProveCommand {
             createParent(publicJson);
             proof.write(proofJson, publicJson);
             if (!quiet) {
-                out.printf("%s: %s, %d constraints domain, %d public signals; read %.0f ms, proved %.0f ms on %s%n", zkey,
-                        key.curve().cliName(), key.domainSize(), key.nPublic(), (t1 - t0) / 1e6, (t2 - t1) / 1e6, backend.name());
+                out.printf("%s: %s, domain 2^%d, %d public signals; read %.0f ms, proved %.0f ms on %s%n", zkey,
+                        key.curve().cliName(), Integer.numberOfTrailingZeros(key.domainSize()), key.nPublic(), (t1 - t0) / 1e6, (t2 - t1) / 1e6, backend.name());
                 out.println("wrote " + proofJson + " and " + publicJson);
             }
             return Main.OK;

@@ -94,7 +94,7 @@ class CliTest {
 
     @Test
     void demoChecksItsOwnAnswer() {
-        Result r = cuzk("", "demo", "--log-size", "10", "--curve", "bn254", "--group", "g2");
+        Result r = cuzk("", "msm-demo", "--log-size", "10", "--curve", "bn254", "--group", "g2");
         assertEquals(0, r.status, r.err);
         assertTrue(r.out.contains("check against (sum k_i*m_i)*G: OK"), r.out);
     }

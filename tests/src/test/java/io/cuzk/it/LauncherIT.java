@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * bin/cuzk as users run it, after the package phase: the packaged jar, the native library extracted
@@ -49,15 +50,32 @@ class LauncherIT {
         assertFalse(err.contains("restricted method"), "native access must be enabled: " + err);
     }
 
-    /** The README's main job: the default command with no arguments. */
+    /**
+     * The README's main job: bin/cuzk with no arguments proves the bundled sample into ./out, and
+     * snarkjs verifies the proof with the command it prints.
+     */
     @Test
-    void theDefaultJobRunsAndChecksItself() throws IOException, InterruptedException {
-        Process p = start();
+    void theDefaultJobProvesTheSampleAndSnarkjsVerifiesIt(@TempDir Path work) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(repo().resolve("bin/cuzk").toString()).directory(work.toFile()).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out + err);
-        assertTrue(out.contains("OK"), out);
+        Path sample = repo().resolve("samples/poseidon-bn254");
+        assertTrue(out.contains("groth16 verify " + sample.resolve("verification_key.json")), out);
+        Node.Result v = Node.snarkjs("groth16", "verify", sample.resolve("verification_key.json").toString(),
+                work.resolve("out/public.json").toString(), work.resolve("out/proof.json").toString());
+        assertEquals(0, v.exit(), v.out() + v.err());
+        assertTrue(v.out().contains("OK!"), v.out());
+    }
+
+    @Test
+    void msmDemoChecksItself() throws IOException, InterruptedException {
+        Process p = start("msm-demo", "--log-size", "12");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("check against (sum k_i*m_i)*G: OK"), out);
     }
 
     /** 2·G on BN254 G1 as one (point, scalar) pair, and its expected encoding. */

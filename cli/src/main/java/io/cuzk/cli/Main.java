@@ -7,6 +7,7 @@ import io.cuzk.groth16.FormatException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.Set;
 
 /**
  * The {@code cuzk} command. Without arguments it runs its default job (proving the bundled sample); each
@@ -36,6 +37,8 @@ public final class Main {
                 case "msm-demo" -> DemoCommand.run(Options.parse(rest, DemoCommand.OPTIONS), out);
                 case "msm" -> MsmCommand.run(Options.parse(rest, MsmCommand.OPTIONS), in, out);
                 case "prove" -> ProveCommand.run(Options.parse(rest, ProveCommand.OPTIONS, 4), out);
+                case "workload" -> WorkloadCommand.run(Options.parse(rest, WorkloadCommand.OPTIONS, 0, Set.of("wtns"), Set.of("json")), out,
+                        err);
                 case "info" -> InfoCommand.run(Options.parse(rest, InfoCommand.OPTIONS), out);
                 case "help", "--help", "-h" -> {
                     out.print(usage());
@@ -76,6 +79,11 @@ public final class Main {
                   prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>  [--threads N]
                          a Groth16 proof from snarkjs files, written as snarkjs writes it (same arguments as
                          snarkjs groth16 prove and rapidsnark); verify it with snarkjs groth16 verify
+                  workload  --zkey Z --wtns W [--wtns W2 ...] --jobs N --partitions P [--workers-per-device K]
+                         [--backend cpu|cuda|auto] [--tracker lockfree|contended] [--stall-ms MS] [--json] [--out DIR]
+                         [--synthesis-workers S] [--budget-mib M] [--priorities normal|mixed]
+                         runs N jobs of P partitions through the proving engine and reports device utilization,
+                         idle gaps while work waited, chains, throughput and peak memory (JSON with --json)
                   msm    reads concatenated (point, scalar) pairs as hex on stdin, prints the encoded sum as hex
                          --curve bn254|bls12-381  --group g1|g2  [--encoding ethereum|native]  [--threads N]
                          ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254

@@ -13,10 +13,12 @@ import org.apache.commons.lang3.math.NumberUtils;
 /** {@code --name value} options of one command, checked against the names it accepts. */
 final class Options {
     private final Map<String, String> values;
+    private final Map<String, List<String>> repeated;
     private final List<String> positional;
 
-    private Options(Map<String, String> values, List<String> positional) {
+    private Options(Map<String, String> values, Map<String, List<String>> repeated, List<String> positional) {
         this.values = values;
+        this.repeated = repeated;
         this.positional = positional;
     }
 
@@ -27,7 +29,16 @@ final class Options {
 
     /** Options and exactly {@code positionals} other arguments, in any order. */
     static Options parse(String[] args, Set<String> accepted, int positionals) {
+        return parse(args, accepted, positionals, Set.of(), Set.of());
+    }
+
+    /**
+     * As above; the options named in {@code multi} may be given several times, those in
+     * {@code flags} take no value.
+     */
+    static Options parse(String[] args, Set<String> accepted, int positionals, Set<String> multi, Set<String> flags) {
         Map<String, String> values = new HashMap<>();
+        Map<String, List<String>> repeated = new HashMap<>();
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -44,6 +55,8 @@ final class Options {
             if (eq >= 0) {
                 value = name.substring(eq + 1);
                 name = name.substring(0, eq);
+            } else if (flags.contains(name)) {
+                value = "true";
             } else {
                 if (i + 1 >= args.length) {
                     throw new UsageException("option --" + name + " needs a value");
@@ -53,14 +66,25 @@ final class Options {
             if (!accepted.contains(name)) {
                 throw new UsageException("unknown option --" + name + " (accepted: --" + String.join(", --", accepted) + ")");
             }
-            if (values.put(name, value) != null) {
+            if (multi.contains(name)) {
+                repeated.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+            } else if (values.put(name, value) != null) {
                 throw new UsageException("option --" + name + " given twice");
             }
         }
         if (positional.size() != positionals) {
             throw new UsageException("expected " + positionals + " arguments, got " + positional.size());
         }
-        return new Options(values, List.copyOf(positional));
+        return new Options(values, repeated, List.copyOf(positional));
+    }
+
+    /** Every value of a repeatable option, in order (empty if absent). */
+    List<String> all(String name) {
+        return List.copyOf(repeated.getOrDefault(name, List.of()));
+    }
+
+    boolean flag(String name) {
+        return values.containsKey(name);
     }
 
     List<String> positional() {

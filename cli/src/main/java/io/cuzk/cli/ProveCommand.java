@@ -30,7 +30,7 @@ final class ProveCommand {
         Path proofJson = Path.of(opts.positional().get(2));
         Path publicJson = Path.of(opts.positional().get(3));
         boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
-        Backend backend = backend(opts);
+        Backend backend = backend(opts, quiet ? null : out);
         long t0 = System.nanoTime();
         try (ProvingKey key = read(() -> ProvingKey.read(zkey), zkey); Witness witness = read(() -> Witness.read(wtns), wtns)) {
             long t1 = System.nanoTime();
@@ -50,13 +50,21 @@ final class ProveCommand {
         }
     }
 
-    static Backend backend(Options opts) {
+    /** The backend of --backend (cpu, cuda or auto) and --threads; auto says on log why it chose what it did. */
+    static Backend backend(Options opts, PrintStream log) {
         int threads = opts.getInt("threads", 0, 0, 4096);
         String name = opts.get("backend", "cpu").toLowerCase(Locale.ROOT);
-        if (!name.equals("cpu")) {
-            throw new UsageException("unknown backend '" + name + "': this build has the cpu backend only");
-        }
-        return Backend.cpu(threads);
+        return switch (name) {
+            case "cpu" -> Backend.cpu(threads);
+            case "auto" -> {
+                if (log != null) {
+                    log.println("cuzk: backend auto: cpu (this build has no CUDA backend yet)");
+                }
+                yield Backend.cpu(threads);
+            }
+            case "cuda" -> throw new UsageException("backend cuda: this build has no CUDA backend yet; use cpu or auto");
+            default -> throw new UsageException("unknown backend '" + name + "': expected cpu, cuda or auto");
+        };
     }
 
     interface Reader<T> {

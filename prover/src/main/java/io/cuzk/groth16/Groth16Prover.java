@@ -11,6 +11,7 @@ import io.cuzk.ScalarVector;
 import io.cuzk.Synthesis;
 import java.lang.foreign.Arena;
 import java.math.BigInteger;
+import java.util.List;
 import org.apache.commons.lang3.Validate;
 
 /**
@@ -41,45 +42,69 @@ public final class Groth16Prover {
         this(Backend.cpu(), Blinding.secure());
     }
 
+    /** The results of the five MSMs of a proof. */
+    public record Msms(Point a, Point b1, Point b2, Point c, Point h) {}
+
     /** The proof of witness for key; the witness must belong to the key's circuit. */
     public Proof prove(ProvingKey key, Witness witness) {
         witness.requireFits(key);
         Curve curve = key.curve();
         int n = key.domainSize();
-        Point msmA, msmB1, msmB2, msmC, msmH;
+        Msms msms;
         try (Arena arena = Arena.ofConfined()) {
             ScalarVector a = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
             ScalarVector b = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
             ScalarVector c = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
             Synthesis.abc(key.coefficients(), key.nCoefficients(), witness.values(), a, b, c, backend.hostThreads());
-            BigInteger shift = rootOfUnity(curve, Integer.numberOfTrailingZeros(n) + 1);
-            for (ScalarVector v : new ScalarVector[] {a, b, c}) {
-                backend.ntt(v, NttKind.INVERSE);
-                backend.ntt(v, NttKind.COSET_FORWARD, shift);
-            }
-            ScalarOps.multiply(a, b, a);
-            ScalarOps.subtract(a, c, a);
-            ScalarVector w = witness.values();
-            msmA = backend.msm(key.a(), w);
-            msmB1 = backend.msm(key.b1(), w);
-            msmB2 = backend.msm(key.b2(), w);
-            msmC = backend.msm(key.c(), w.slice(key.nPublic() + 1L, key.c().size()));
-            msmH = backend.msm(key.h(), a);
+            computeH(key, a, b, c, backend);
+            msms = msms(key, witness.values(), a, backend);
         }
-        BigInteger[] rs = blinding.draw(curve);
+        return assemble(key, msms, blinding.draw(curve), witness.publicSignals(key.nPublic()));
+    }
+
+    /**
+     * Step 2 and 3: from a, b, c (evaluations on the domain, Montgomery form) to h, left in a;
+     * b and c are overwritten.
+     */
+    public static void computeH(ProvingKey key, ScalarVector a, ScalarVector b, ScalarVector c, Backend backend) {
+        int n = key.domainSize();
+        Validate.isTrue(a.size() == n && b.size() == n && c.size() == n, "a, b and c must have the domain's size %d", n);
+        BigInteger shift = rootOfUnity(key.curve(), Integer.numberOfTrailingZeros(n) + 1);
+        for (ScalarVector v : new ScalarVector[] {a, b, c}) {
+            backend.ntt(v, NttKind.INVERSE);
+            backend.ntt(v, NttKind.COSET_FORWARD, shift);
+        }
+        ScalarOps.multiply(a, b, a);
+        ScalarOps.subtract(a, c, a);
+    }
+
+    /** Step 4: the MSMs, from the canonical witness and h (Montgomery form). */
+    public static Msms msms(ProvingKey key, ScalarVector witness, ScalarVector h, Backend backend) {
+        return new Msms(backend.msm(key.a(), witness), backend.msm(key.b1(), witness), backend.msm(key.b2(), witness),
+                backend.msm(key.c(), witness.slice(key.nPublic() + 1L, key.c().size())), backend.msm(key.h(), h));
+    }
+
+    /** Step 5: the proof from the MSMs and the blinding factors {r, s}. */
+    public static Proof assemble(ProvingKey key, Msms m, BigInteger[] rs, List<BigInteger> publicSignals) {
+        Curve curve = key.curve();
         BigInteger r = rs[0], s = rs[1];
-        Point piA = Points.add(Points.add(key.alpha1(), msmA), Points.multiply(key.delta1(), r));
-        Point piB = Points.add(Points.add(key.beta2(), msmB2), Points.multiply(key.delta2(), s));
-        Point b1 = Points.add(Points.add(key.beta1(), msmB1), Points.multiply(key.delta1(), s));
-        Point piC = Points.add(msmC, msmH);
+        Point piA = Points.add(Points.add(key.alpha1(), m.a()), Points.multiply(key.delta1(), r));
+        Point piB = Points.add(Points.add(key.beta2(), m.b2()), Points.multiply(key.delta2(), s));
+        Point b1 = Points.add(Points.add(key.beta1(), m.b1()), Points.multiply(key.delta1(), s));
+        Point piC = Points.add(m.c(), m.h());
         piC = Points.add(piC, Points.multiply(piA, s));
         piC = Points.add(piC, Points.multiply(b1, r));
         piC = Points.add(piC, Points.negate(Points.multiply(key.delta1(), r.multiply(s).mod(curve.r()))));
-        return new Proof(curve, piA, piB, piC, witness.publicSignals(key.nPublic()));
+        return new Proof(curve, piA, piB, piC, publicSignals);
+    }
+
+    /** The blinding this prover draws r and s from. */
+    public Blinding blinding() {
+        return blinding;
     }
 
     /** The primitive 2^k-th root of unity snarkjs uses: 5^((r-1)/2^k). */
-    static BigInteger rootOfUnity(Curve curve, int k) {
+    public static BigInteger rootOfUnity(Curve curve, int k) {
         Validate.isTrue(k <= curve.twoAdicity(), "no 2^%d-th root of unity in %s's Fr", k, curve.cliName());
         return BigInteger.valueOf(5).modPow(curve.r().subtract(BigInteger.ONE).shiftRight(k), curve.r());
     }

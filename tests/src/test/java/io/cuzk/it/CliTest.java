@@ -8,12 +8,7 @@ import io.cuzk.Encoding;
 import io.cuzk.Group;
 import io.cuzk.Point;
 import io.cuzk.Points;
-import io.cuzk.cli.Main;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
@@ -21,15 +16,7 @@ import org.junit.jupiter.api.Test;
 class CliTest {
     static final HexFormat HEX = HexFormat.of();
 
-    record Result(int status, String out, String err) {}
 
-    static Result cuzk(String stdin, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.US_ASCII)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     static String pair(Point p, BigInteger k, Encoding e) {
         return HEX.formatHex(p.encode(e)) + String.format("%064x", k);
@@ -44,9 +31,9 @@ class CliTest {
                 Point p2 = Points.multiply(gen, BigInteger.TWO);
                 // 3·G + 5·(2G) = 13·G
                 String in = pair(gen, BigInteger.valueOf(3), e) + "\n" + pair(p2, BigInteger.valueOf(5), e) + "\n";
-                Result r = cuzk(in, "msm", "--curve", c.cliName(), "--group", g.name().toLowerCase());
-                assertEquals(0, r.status, r.err);
-                assertEquals(HEX.formatHex(Points.multiply(gen, BigInteger.valueOf(13)).encode(e)), r.out.trim());
+                Cli.Result r = Cli.withInput(in, "msm", "--curve", c.cliName(), "--group", g.name().toLowerCase());
+                assertEquals(0, r.status(), r.err());
+                assertEquals(HEX.formatHex(Points.multiply(gen, BigInteger.valueOf(13)).encode(e)), r.out().trim());
             }
         }
     }
@@ -58,44 +45,44 @@ class CliTest {
         String good = pair(gen, BigInteger.ONE, Encoding.EIP2537);
         // (0, 2) is on y^2 = x^3 + 4 but not in G1
         Point outside = Point.ofCoordinates(c, Group.G1, BigInteger.ZERO, BigInteger.TWO);
-        Result r = cuzk(good + good + pair(outside, BigInteger.ONE, Encoding.EIP2537), "msm", "--curve", "bls12-381", "--group", "g1");
-        assertEquals(1, r.status);
-        assertTrue(r.err.contains("pair 2 of 3: the point is not in the prime-order subgroup"), r.err);
+        Cli.Result r = Cli.withInput(good + good + pair(outside, BigInteger.ONE, Encoding.EIP2537), "msm", "--curve", "bls12-381", "--group", "g1");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("pair 2 of 3: the point is not in the prime-order subgroup"), r.err());
 
         String offCurve = good.substring(0, 255) + (good.charAt(255) == '0' ? '1' : '0') + good.substring(256);
-        r = cuzk(good + offCurve, "msm", "--curve", "bls12-381", "--group", "g1");
-        assertEquals(1, r.status);
-        assertTrue(r.err.contains("pair 1 of 2: the point is not on the curve"), r.err);
+        r = Cli.withInput(good + offCurve, "msm", "--curve", "bls12-381", "--group", "g1");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("pair 1 of 2: the point is not on the curve"), r.err());
 
         String tooBig = "0".repeat(32) + c.p().toString(16) + good.substring(128);
-        r = cuzk(tooBig, "msm", "--curve", "bls12-381", "--group", "g1");
-        assertEquals(1, r.status);
-        assertTrue(r.err.contains("pair 0 of 1: a coordinate is not below the field modulus"), r.err);
+        r = Cli.withInput(tooBig, "msm", "--curve", "bls12-381", "--group", "g1");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("pair 0 of 1: a coordinate is not below the field modulus"), r.err());
 
-        r = cuzk(good.substring(2), "msm", "--curve", "bls12-381", "--group", "g1");
-        assertEquals(1, r.status);
-        assertTrue(r.err.contains("invalid input length: 159 bytes"), r.err);
+        r = Cli.withInput(good.substring(2), "msm", "--curve", "bls12-381", "--group", "g1");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("invalid input length: 159 bytes"), r.err());
 
-        r = cuzk("zz" + good, "msm", "--curve", "bls12-381", "--group", "g1");
-        assertEquals(1, r.status);
-        assertTrue(r.err.contains("not hex"), r.err);
+        r = Cli.withInput("zz" + good, "msm", "--curve", "bls12-381", "--group", "g1");
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("not hex"), r.err());
     }
 
     @Test
     void usageErrorsExitWithTwo() {
-        assertEquals(2, cuzk("", "msm", "--curve", "secp256k1", "--group", "g1").status);
-        assertEquals(2, cuzk("", "msm", "--group", "g1").status);
-        assertEquals(2, cuzk("", "frobnicate").status);
-        assertEquals(2, cuzk("", "msm", "--curve", "bn254", "--group", "g1", "--threads", "-1").status);
-        Result r = cuzk("", "msm", "--curve", "bn254", "--group", "g3");
-        assertEquals(2, r.status);
-        assertTrue(r.err.contains("unknown group 'g3'"), r.err);
+        assertEquals(2, Cli.withInput("", "msm", "--curve", "secp256k1", "--group", "g1").status());
+        assertEquals(2, Cli.withInput("", "msm", "--group", "g1").status());
+        assertEquals(2, Cli.withInput("", "frobnicate").status());
+        assertEquals(2, Cli.withInput("", "msm", "--curve", "bn254", "--group", "g1", "--threads", "-1").status());
+        Cli.Result r = Cli.withInput("", "msm", "--curve", "bn254", "--group", "g3");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("unknown group 'g3'"), r.err());
     }
 
     @Test
     void demoChecksItsOwnAnswer() {
-        Result r = cuzk("", "msm-demo", "--log-size", "10", "--curve", "bn254", "--group", "g2");
-        assertEquals(0, r.status, r.err);
-        assertTrue(r.out.contains("check against (sum k_i*m_i)*G: OK"), r.out);
+        Cli.Result r = Cli.withInput("", "msm-demo", "--log-size", "10", "--curve", "bn254", "--group", "g2");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("check against (sum k_i*m_i)*G: OK"), r.out());
     }
 }

@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cuzk.Curve;
-import io.cuzk.cli.Main;
 import io.cuzk.groth16.FormatException;
 import io.cuzk.groth16.Groth16Prover;
 import io.cuzk.groth16.ProvingKey;
 import io.cuzk.groth16.ProvingKeyCache;
 import io.cuzk.groth16.Witness;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -180,28 +176,28 @@ class Groth16FormatTest {
     void theCommandLineExitsNonZeroAndSaysWhy() throws IOException {
         Path dir = set(Curve.BLS12_381, "poseidon_main");
         Path proof = tmp.resolve("out/proof.json"), pub = tmp.resolve("out/public.json");
-        Result ok = cuzk("prove", dir.resolve("circuit.zkey").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
+        Cli.Result ok = Cli.run("prove", dir.resolve("circuit.zkey").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
                 pub.toString());
-        assertEquals(0, ok.status, ok.err);
+        assertEquals(0, ok.status(), ok.err());
         Node.Result v = Node.snarkjs("groth16", "verify", dir.resolve("verification_key.json").toString(), pub.toString(), proof.toString());
         assertTrue(v.out().contains("OK!"), v.out());
 
-        Result wrong = cuzk("prove", dir.resolve("witness.wtns").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
+        Cli.Result wrong = Cli.run("prove", dir.resolve("witness.wtns").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
                 pub.toString());
-        assertEquals(1, wrong.status);
-        assertTrue(wrong.err.contains("wrong magic: expected 'zkey', found 'wtns'"), wrong.err);
+        assertEquals(1, wrong.status());
+        assertTrue(wrong.err().contains("wrong magic: expected 'zkey', found 'wtns'"), wrong.err());
 
-        Result none = cuzk("prove", tmp.resolve("nope.zkey").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
+        Cli.Result none = Cli.run("prove", tmp.resolve("nope.zkey").toString(), dir.resolve("witness.wtns").toString(), proof.toString(),
                 pub.toString());
-        assertEquals(1, none.status);
-        assertTrue(none.err.contains("nope.zkey: no such file"), none.err);
+        assertEquals(1, none.status());
+        assertTrue(none.err().contains("nope.zkey: no such file"), none.err());
 
-        Result mismatch = cuzk("prove", dir.resolve("circuit.zkey").toString(),
+        Cli.Result mismatch = Cli.run("prove", dir.resolve("circuit.zkey").toString(),
                 set(Curve.BN254, "poseidon_main").resolve("witness.wtns").toString(), proof.toString(), pub.toString());
-        assertEquals(1, mismatch.status);
-        assertTrue(mismatch.err.contains("is for bls12-381"), mismatch.err);
+        assertEquals(1, mismatch.status());
+        assertTrue(mismatch.err().contains("is for bls12-381"), mismatch.err());
 
-        assertEquals(2, cuzk("prove", "only-one-argument").status);
+        assertEquals(2, Cli.run("prove", "only-one-argument").status());
     }
 
     @Test
@@ -225,12 +221,5 @@ class Groth16FormatTest {
         }
     }
 
-    record Result(int status, String out, String err) {}
 
-    static Result cuzk(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int status = Main.run(args, new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 }

@@ -1,0 +1,128 @@
+package io.cuzk.engine;
+
+import io.cuzk.Backend;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * Engine settings; {@link #builder()} starts from the defaults.
+ *
+ * @param devices the backends proving runs on, one device each
+ * @param workersPerDevice device workers per device (default 2: one prepares while the other's work runs)
+ * @param synthesisWorkers partitions synthesized at once
+ * @param synthesisThreads native threads per synthesis (0 = all hardware threads)
+ * @param finalizers threads assembling proofs and returning memory
+ * @param memoryBudgetBytes bytes of partition memory reserved at once (default: half of physical memory)
+ * @param maxIdlePoolBytes idle pooled memory kept for reuse
+ * @param keyCacheBytes resident proving keys beyond which idle ones are evicted
+ * @param tracker how status is kept
+ * @param contendedStall the stall finalizers hold the tracker lock across, in {@link TrackerMode#CONTENDED}
+ * @param slabAllocator where pooled memory comes from (pinned host memory with a GPU backend)
+ */
+public record Config(List<Backend> devices, int workersPerDevice, int synthesisWorkers, int synthesisThreads, int finalizers,
+        long memoryBudgetBytes, long maxIdlePoolBytes, long keyCacheBytes, TrackerMode tracker, Duration contendedStall,
+        SlabAllocator slabAllocator) {
+
+    public Config {
+        Validate.notEmpty(devices, "at least one device");
+        Validate.isTrue(workersPerDevice >= 1, "workers per device must be at least 1: %d", workersPerDevice);
+        Validate.isTrue(synthesisWorkers >= 1, "synthesis workers must be at least 1: %d", synthesisWorkers);
+        Validate.isTrue(synthesisThreads >= 0, "synthesis threads must not be negative");
+        Validate.isTrue(finalizers >= 1, "finalizers must be at least 1: %d", finalizers);
+        Validate.isTrue(memoryBudgetBytes > 0, "the memory budget must be positive");
+        Validate.isTrue(maxIdlePoolBytes >= 0 && keyCacheBytes >= 0, "pool and key cache sizes must not be negative");
+        Validate.notNull(tracker, "tracker");
+        Validate.isTrue(!contendedStall.isNegative(), "the stall must not be negative");
+        Validate.notNull(slabAllocator, "slabAllocator");
+        devices = List.copyOf(devices);
+    }
+
+    /** Half of the physical memory, or 4 GiB where it cannot be read. */
+    public static long defaultBudget() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return Math.max(64L << 20, os.getTotalMemorySize() / 2);
+        }
+        return 4L << 30;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static final class Builder {
+        private List<Backend> devices = List.of(Backend.cpu());
+        private int workersPerDevice = 2;
+        private int synthesisWorkers = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        private int synthesisThreads = 1;
+        private int finalizers = 2;
+        private long memoryBudgetBytes = defaultBudget();
+        private long maxIdlePoolBytes = -1;
+        private long keyCacheBytes = 8L << 30;
+        private TrackerMode tracker = TrackerMode.LOCKFREE;
+        private Duration contendedStall = Duration.ofMillis(200);
+        private SlabAllocator slabAllocator = SlabAllocator.offHeap();
+
+        public Builder devices(List<Backend> v) {
+            devices = v;
+            return this;
+        }
+
+        public Builder workersPerDevice(int v) {
+            workersPerDevice = v;
+            return this;
+        }
+
+        public Builder synthesisWorkers(int v) {
+            synthesisWorkers = v;
+            return this;
+        }
+
+        public Builder synthesisThreads(int v) {
+            synthesisThreads = v;
+            return this;
+        }
+
+        public Builder finalizers(int v) {
+            finalizers = v;
+            return this;
+        }
+
+        public Builder memoryBudgetBytes(long v) {
+            memoryBudgetBytes = v;
+            return this;
+        }
+
+        /** Idle pooled memory kept for reuse (default: the whole budget). */
+        public Builder maxIdlePoolBytes(long v) {
+            maxIdlePoolBytes = v;
+            return this;
+        }
+
+        public Builder keyCacheBytes(long v) {
+            keyCacheBytes = v;
+            return this;
+        }
+
+        public Builder tracker(TrackerMode v) {
+            tracker = v;
+            return this;
+        }
+
+        public Builder contendedStall(Duration v) {
+            contendedStall = v;
+            return this;
+        }
+
+        public Builder slabAllocator(SlabAllocator v) {
+            slabAllocator = v;
+            return this;
+        }
+
+        public Config build() {
+            return new Config(devices, workersPerDevice, synthesisWorkers, synthesisThreads, finalizers, memoryBudgetBytes,
+                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, keyCacheBytes, tracker, contendedStall, slabAllocator);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.cuzk.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An immutable snapshot of the engine. Taking it never blocks a worker in the lock-free tracker.
+ *
+ * @param tracker the tracker mode
+ * @param devices per device: utilization, idle gaps while work waited, chains
+ * @param queues partitions in each non-terminal state
+ * @param memory budget, pool and key figures, in bytes
+ * @param counters totals since start
+ * @param workers what each device worker does now
+ * @param phasesMs per-phase times of finished partitions (p50, p99, max, in milliseconds)
+ */
+public record EngineStatus(TrackerMode tracker, List<Device> devices, Map<PartitionState, Integer> queues, Memory memory,
+        Counters counters, List<Worker> workers, Map<String, Percentiles> phasesMs) {
+
+    /**
+     * @param utilization busy share of the time during which work waited for the device
+     * @param spanUtilization busy share from its first start to its last end
+     * @param recentUtilization busy share over the last 10 seconds
+     * @param gapsMs idle gaps while work waited for the device
+     * @param longestChain most partitions run back to back (gaps under 1 ms)
+     */
+    public record Device(String name, long partitions, double utilization, double spanUtilization, double recentUtilization,
+            Percentiles gapsMs, long gapCount, int longestChain, double busySeconds) {}
+
+    public record Memory(long budgetCapacity, long budgetUsed, long budgetPeak, long poolAllocated, long poolIdle, long pinned,
+            long outstandingBlocks, long systemAllocations, long keysResident, long keyBytes) {}
+
+    public record Counters(long jobsSubmitted, long jobsDone, long jobsFailed, long jobsCancelled, long partitionsDone,
+            long partitionsFailed, long partitionsCancelled) {}
+
+    public record Worker(String name, String activity, String partition, double forSeconds, long partitions) {}
+
+    public record Percentiles(double p50, double p99, double max, long count) {}
+}

@@ -68,14 +68,14 @@ abstract class StatusTracker {
 
         @Override
         void beforeStart(int worker, Partition p) {
-            workers[worker].set("proving", p.toString());
+            workers[worker].set("proving", String.valueOf(p));
         }
 
         @Override
         void afterFinish(int worker, Partition p) {
             WorkerSlot w = workers[worker];
             w.partitions = w.partitions + 1;
-            w.set("handing off", p.toString());
+            w.set("handing off", String.valueOf(p));
         }
 
         @Override
@@ -108,7 +108,7 @@ abstract class StatusTracker {
         void beforeStart(int worker, Partition p) {
             lock.lock();
             try {
-                workers[worker].set("proving", p.toString());
+                workers[worker].set("proving", String.valueOf(p));
             } finally {
                 lock.unlock();
             }
@@ -120,7 +120,7 @@ abstract class StatusTracker {
             try {
                 WorkerSlot w = workers[worker];
                 w.partitions = w.partitions + 1;
-                w.set("handing off", p.toString());
+                w.set("handing off", String.valueOf(p));
             } finally {
                 lock.unlock();
             }

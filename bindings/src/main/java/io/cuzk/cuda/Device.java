@@ -1,0 +1,85 @@
+package io.cuzk.cuda;
+
+import io.cuzk.internal.cudaDeviceProp;
+import io.cuzk.internal.cudart_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.apache.commons.lang3.Validate;
+
+/** A CUDA device by ordinal, with its properties. */
+public final class Device {
+    /** What cudaGetDeviceProperties reports that cuzk uses. */
+    public record Properties(String name, long totalGlobalMemory, int multiprocessors, int computeMajor, int computeMinor,
+            long sharedMemoryPerBlock, long sharedMemoryPerBlockOptin, int l2CacheBytes, int memoryBusWidthBits,
+            int maxThreadsPerBlock, int maxThreadsPerMultiprocessor, boolean memoryPools, int pciBusId) {
+        /** The compute capability as {@code sm_90}. */
+        public String smName() {
+            return "sm_" + computeMajor + computeMinor;
+        }
+    }
+
+    private final int ordinal;
+
+    private Device(int ordinal) {
+        this.ordinal = ordinal;
+    }
+
+    /** Device ordinal must be in [0, CudaRuntime.deviceCount()). */
+    public static Device get(int ordinal) {
+        int count = CudaRuntime.deviceCount();
+        Validate.isTrue(ordinal >= 0 && ordinal < count, "CUDA device %d does not exist (%d devices)", ordinal, count);
+        return new Device(ordinal);
+    }
+
+    public int ordinal() {
+        return ordinal;
+    }
+
+    /** Makes this the calling thread's current device. */
+    public void makeCurrent() {
+        CudaRuntime.check(cudart_h.cudaSetDevice(ordinal), "cudaSetDevice(" + ordinal + ")");
+    }
+
+    public Properties properties() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = cudaDeviceProp.allocate(a);
+            CudaRuntime.check(cudart_h.cudaGetDeviceProperties(p, ordinal), "cudaGetDeviceProperties(" + ordinal + ")");
+            return new Properties(cudaDeviceProp.name(p), cudaDeviceProp.totalGlobalMem(p), cudaDeviceProp.multiProcessorCount(p),
+                    cudaDeviceProp.major(p), cudaDeviceProp.minor(p), cudaDeviceProp.sharedMemPerBlock(p),
+                    cudaDeviceProp.sharedMemPerBlockOptin(p), cudaDeviceProp.l2CacheSize(p), cudaDeviceProp.memoryBusWidth(p),
+                    cudaDeviceProp.maxThreadsPerBlock(p), cudaDeviceProp.maxThreadsPerMultiProcessor(p),
+                    cudaDeviceProp.memoryPoolsSupported(p) != 0, cudaDeviceProp.pciBusID(p));
+        }
+    }
+
+    /** Free and total device memory now, in bytes. */
+    public long[] memoryInfo() {
+        makeCurrent();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment free = a.allocate(ValueLayout.JAVA_LONG), total = a.allocate(ValueLayout.JAVA_LONG);
+            CudaRuntime.check(cudart_h.cudaMemGetInfo(free, total), "cudaMemGetInfo");
+            return new long[] {free.get(ValueLayout.JAVA_LONG, 0), total.get(ValueLayout.JAVA_LONG, 0)};
+        }
+    }
+
+    /**
+     * Keeps freed stream-ordered allocations in the device's default memory pool instead of
+     * returning them to the driver at every synchronisation, so cudaMallocAsync is served from it.
+     */
+    public void retainPoolMemory() {
+        makeCurrent();
+        MemorySegment pool = CudaRuntime.pointerOut(p -> cudart_h.cudaDeviceGetDefaultMemPool(p, ordinal), "cudaDeviceGetDefaultMemPool");
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(ValueLayout.JAVA_LONG);
+            v.set(ValueLayout.JAVA_LONG, 0, -1L); // UINT64_MAX
+            CudaRuntime.check(cudart_h.cudaMemPoolSetAttribute(pool, cudart_h.cudaMemPoolAttrReleaseThreshold, v),
+                    "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "cuda:" + ordinal;
+    }
+}

@@ -1,0 +1,104 @@
+/* Prints sizeof(cudaDeviceProp) and the offset of each of its fields, compiled against the installed
+ * CUDA headers; CudaLayoutTest compares them with the hand-written FFM layout. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+int main(void) {
+    printf("cudaDeviceProp %zu\n", sizeof(struct cudaDeviceProp));
+    printf("cudaDeviceProp.name %zu\n", offsetof(struct cudaDeviceProp, name));
+    printf("cudaDeviceProp.uuid %zu\n", offsetof(struct cudaDeviceProp, uuid));
+    printf("cudaDeviceProp.luid %zu\n", offsetof(struct cudaDeviceProp, luid));
+    printf("cudaDeviceProp.luidDeviceNodeMask %zu\n", offsetof(struct cudaDeviceProp, luidDeviceNodeMask));
+    printf("cudaDeviceProp.totalGlobalMem %zu\n", offsetof(struct cudaDeviceProp, totalGlobalMem));
+    printf("cudaDeviceProp.sharedMemPerBlock %zu\n", offsetof(struct cudaDeviceProp, sharedMemPerBlock));
+    printf("cudaDeviceProp.regsPerBlock %zu\n", offsetof(struct cudaDeviceProp, regsPerBlock));
+    printf("cudaDeviceProp.warpSize %zu\n", offsetof(struct cudaDeviceProp, warpSize));
+    printf("cudaDeviceProp.memPitch %zu\n", offsetof(struct cudaDeviceProp, memPitch));
+    printf("cudaDeviceProp.maxThreadsPerBlock %zu\n", offsetof(struct cudaDeviceProp, maxThreadsPerBlock));
+    printf("cudaDeviceProp.maxThreadsDim %zu\n", offsetof(struct cudaDeviceProp, maxThreadsDim));
+    printf("cudaDeviceProp.maxGridSize %zu\n", offsetof(struct cudaDeviceProp, maxGridSize));
+    printf("cudaDeviceProp.totalConstMem %zu\n", offsetof(struct cudaDeviceProp, totalConstMem));
+    printf("cudaDeviceProp.major %zu\n", offsetof(struct cudaDeviceProp, major));
+    printf("cudaDeviceProp.minor %zu\n", offsetof(struct cudaDeviceProp, minor));
+    printf("cudaDeviceProp.textureAlignment %zu\n", offsetof(struct cudaDeviceProp, textureAlignment));
+    printf("cudaDeviceProp.texturePitchAlignment %zu\n", offsetof(struct cudaDeviceProp, texturePitchAlignment));
+    printf("cudaDeviceProp.multiProcessorCount %zu\n", offsetof(struct cudaDeviceProp, multiProcessorCount));
+    printf("cudaDeviceProp.integrated %zu\n", offsetof(struct cudaDeviceProp, integrated));
+    printf("cudaDeviceProp.canMapHostMemory %zu\n", offsetof(struct cudaDeviceProp, canMapHostMemory));
+    printf("cudaDeviceProp.maxTexture1D %zu\n", offsetof(struct cudaDeviceProp, maxTexture1D));
+    printf("cudaDeviceProp.maxTexture1DMipmap %zu\n", offsetof(struct cudaDeviceProp, maxTexture1DMipmap));
+    printf("cudaDeviceProp.maxTexture2D %zu\n", offsetof(struct cudaDeviceProp, maxTexture2D));
+    printf("cudaDeviceProp.maxTexture2DMipmap %zu\n", offsetof(struct cudaDeviceProp, maxTexture2DMipmap));
+    printf("cudaDeviceProp.maxTexture2DLinear %zu\n", offsetof(struct cudaDeviceProp, maxTexture2DLinear));
+    printf("cudaDeviceProp.maxTexture2DGather %zu\n", offsetof(struct cudaDeviceProp, maxTexture2DGather));
+    printf("cudaDeviceProp.maxTexture3D %zu\n", offsetof(struct cudaDeviceProp, maxTexture3D));
+    printf("cudaDeviceProp.maxTexture3DAlt %zu\n", offsetof(struct cudaDeviceProp, maxTexture3DAlt));
+    printf("cudaDeviceProp.maxTextureCubemap %zu\n", offsetof(struct cudaDeviceProp, maxTextureCubemap));
+    printf("cudaDeviceProp.maxTexture1DLayered %zu\n", offsetof(struct cudaDeviceProp, maxTexture1DLayered));
+    printf("cudaDeviceProp.maxTexture2DLayered %zu\n", offsetof(struct cudaDeviceProp, maxTexture2DLayered));
+    printf("cudaDeviceProp.maxTextureCubemapLayered %zu\n", offsetof(struct cudaDeviceProp, maxTextureCubemapLayered));
+    printf("cudaDeviceProp.maxSurface1D %zu\n", offsetof(struct cudaDeviceProp, maxSurface1D));
+    printf("cudaDeviceProp.maxSurface2D %zu\n", offsetof(struct cudaDeviceProp, maxSurface2D));
+    printf("cudaDeviceProp.maxSurface3D %zu\n", offsetof(struct cudaDeviceProp, maxSurface3D));
+    printf("cudaDeviceProp.maxSurface1DLayered %zu\n", offsetof(struct cudaDeviceProp, maxSurface1DLayered));
+    printf("cudaDeviceProp.maxSurface2DLayered %zu\n", offsetof(struct cudaDeviceProp, maxSurface2DLayered));
+    printf("cudaDeviceProp.maxSurfaceCubemap %zu\n", offsetof(struct cudaDeviceProp, maxSurfaceCubemap));
+    printf("cudaDeviceProp.maxSurfaceCubemapLayered %zu\n", offsetof(struct cudaDeviceProp, maxSurfaceCubemapLayered));
+    printf("cudaDeviceProp.surfaceAlignment %zu\n", offsetof(struct cudaDeviceProp, surfaceAlignment));
+    printf("cudaDeviceProp.concurrentKernels %zu\n", offsetof(struct cudaDeviceProp, concurrentKernels));
+    printf("cudaDeviceProp.ECCEnabled %zu\n", offsetof(struct cudaDeviceProp, ECCEnabled));
+    printf("cudaDeviceProp.pciBusID %zu\n", offsetof(struct cudaDeviceProp, pciBusID));
+    printf("cudaDeviceProp.pciDeviceID %zu\n", offsetof(struct cudaDeviceProp, pciDeviceID));
+    printf("cudaDeviceProp.pciDomainID %zu\n", offsetof(struct cudaDeviceProp, pciDomainID));
+    printf("cudaDeviceProp.tccDriver %zu\n", offsetof(struct cudaDeviceProp, tccDriver));
+    printf("cudaDeviceProp.asyncEngineCount %zu\n", offsetof(struct cudaDeviceProp, asyncEngineCount));
+    printf("cudaDeviceProp.unifiedAddressing %zu\n", offsetof(struct cudaDeviceProp, unifiedAddressing));
+    printf("cudaDeviceProp.memoryBusWidth %zu\n", offsetof(struct cudaDeviceProp, memoryBusWidth));
+    printf("cudaDeviceProp.l2CacheSize %zu\n", offsetof(struct cudaDeviceProp, l2CacheSize));
+    printf("cudaDeviceProp.persistingL2CacheMaxSize %zu\n", offsetof(struct cudaDeviceProp, persistingL2CacheMaxSize));
+    printf("cudaDeviceProp.maxThreadsPerMultiProcessor %zu\n", offsetof(struct cudaDeviceProp, maxThreadsPerMultiProcessor));
+    printf("cudaDeviceProp.streamPrioritiesSupported %zu\n", offsetof(struct cudaDeviceProp, streamPrioritiesSupported));
+    printf("cudaDeviceProp.globalL1CacheSupported %zu\n", offsetof(struct cudaDeviceProp, globalL1CacheSupported));
+    printf("cudaDeviceProp.localL1CacheSupported %zu\n", offsetof(struct cudaDeviceProp, localL1CacheSupported));
+    printf("cudaDeviceProp.sharedMemPerMultiprocessor %zu\n", offsetof(struct cudaDeviceProp, sharedMemPerMultiprocessor));
+    printf("cudaDeviceProp.regsPerMultiprocessor %zu\n", offsetof(struct cudaDeviceProp, regsPerMultiprocessor));
+    printf("cudaDeviceProp.managedMemory %zu\n", offsetof(struct cudaDeviceProp, managedMemory));
+    printf("cudaDeviceProp.isMultiGpuBoard %zu\n", offsetof(struct cudaDeviceProp, isMultiGpuBoard));
+    printf("cudaDeviceProp.multiGpuBoardGroupID %zu\n", offsetof(struct cudaDeviceProp, multiGpuBoardGroupID));
+    printf("cudaDeviceProp.hostNativeAtomicSupported %zu\n", offsetof(struct cudaDeviceProp, hostNativeAtomicSupported));
+    printf("cudaDeviceProp.pageableMemoryAccess %zu\n", offsetof(struct cudaDeviceProp, pageableMemoryAccess));
+    printf("cudaDeviceProp.concurrentManagedAccess %zu\n", offsetof(struct cudaDeviceProp, concurrentManagedAccess));
+    printf("cudaDeviceProp.computePreemptionSupported %zu\n", offsetof(struct cudaDeviceProp, computePreemptionSupported));
+    printf("cudaDeviceProp.canUseHostPointerForRegisteredMem %zu\n", offsetof(struct cudaDeviceProp, canUseHostPointerForRegisteredMem));
+    printf("cudaDeviceProp.cooperativeLaunch %zu\n", offsetof(struct cudaDeviceProp, cooperativeLaunch));
+    printf("cudaDeviceProp.sharedMemPerBlockOptin %zu\n", offsetof(struct cudaDeviceProp, sharedMemPerBlockOptin));
+    printf("cudaDeviceProp.pageableMemoryAccessUsesHostPageTables %zu\n", offsetof(struct cudaDeviceProp, pageableMemoryAccessUsesHostPageTables));
+    printf("cudaDeviceProp.directManagedMemAccessFromHost %zu\n", offsetof(struct cudaDeviceProp, directManagedMemAccessFromHost));
+    printf("cudaDeviceProp.maxBlocksPerMultiProcessor %zu\n", offsetof(struct cudaDeviceProp, maxBlocksPerMultiProcessor));
+    printf("cudaDeviceProp.accessPolicyMaxWindowSize %zu\n", offsetof(struct cudaDeviceProp, accessPolicyMaxWindowSize));
+    printf("cudaDeviceProp.reservedSharedMemPerBlock %zu\n", offsetof(struct cudaDeviceProp, reservedSharedMemPerBlock));
+    printf("cudaDeviceProp.hostRegisterSupported %zu\n", offsetof(struct cudaDeviceProp, hostRegisterSupported));
+    printf("cudaDeviceProp.sparseCudaArraySupported %zu\n", offsetof(struct cudaDeviceProp, sparseCudaArraySupported));
+    printf("cudaDeviceProp.hostRegisterReadOnlySupported %zu\n", offsetof(struct cudaDeviceProp, hostRegisterReadOnlySupported));
+    printf("cudaDeviceProp.timelineSemaphoreInteropSupported %zu\n", offsetof(struct cudaDeviceProp, timelineSemaphoreInteropSupported));
+    printf("cudaDeviceProp.memoryPoolsSupported %zu\n", offsetof(struct cudaDeviceProp, memoryPoolsSupported));
+    printf("cudaDeviceProp.gpuDirectRDMASupported %zu\n", offsetof(struct cudaDeviceProp, gpuDirectRDMASupported));
+    printf("cudaDeviceProp.gpuDirectRDMAFlushWritesOptions %zu\n", offsetof(struct cudaDeviceProp, gpuDirectRDMAFlushWritesOptions));
+    printf("cudaDeviceProp.gpuDirectRDMAWritesOrdering %zu\n", offsetof(struct cudaDeviceProp, gpuDirectRDMAWritesOrdering));
+    printf("cudaDeviceProp.memoryPoolSupportedHandleTypes %zu\n", offsetof(struct cudaDeviceProp, memoryPoolSupportedHandleTypes));
+    printf("cudaDeviceProp.deferredMappingCudaArraySupported %zu\n", offsetof(struct cudaDeviceProp, deferredMappingCudaArraySupported));
+    printf("cudaDeviceProp.ipcEventSupported %zu\n", offsetof(struct cudaDeviceProp, ipcEventSupported));
+    printf("cudaDeviceProp.clusterLaunch %zu\n", offsetof(struct cudaDeviceProp, clusterLaunch));
+    printf("cudaDeviceProp.unifiedFunctionPointers %zu\n", offsetof(struct cudaDeviceProp, unifiedFunctionPointers));
+    printf("cudaDeviceProp.deviceNumaConfig %zu\n", offsetof(struct cudaDeviceProp, deviceNumaConfig));
+    printf("cudaDeviceProp.deviceNumaId %zu\n", offsetof(struct cudaDeviceProp, deviceNumaId));
+    printf("cudaDeviceProp.mpsEnabled %zu\n", offsetof(struct cudaDeviceProp, mpsEnabled));
+    printf("cudaDeviceProp.hostNumaId %zu\n", offsetof(struct cudaDeviceProp, hostNumaId));
+    printf("cudaDeviceProp.gpuPciDeviceID %zu\n", offsetof(struct cudaDeviceProp, gpuPciDeviceID));
+    printf("cudaDeviceProp.gpuPciSubsystemID %zu\n", offsetof(struct cudaDeviceProp, gpuPciSubsystemID));
+    printf("cudaDeviceProp.hostNumaMultinodeIpcSupported %zu\n", offsetof(struct cudaDeviceProp, hostNumaMultinodeIpcSupported));
+    printf("cudaDeviceProp.reserved %zu\n", offsetof(struct cudaDeviceProp, reserved));
+    return 0;
+}

@@ -80,7 +80,7 @@ const char* build_string() {
 #if defined(__OPTIMIZE__)
                                  " -O" +
 #endif
-                                 (CUZK_CUDA_COMPILED ? ", CUDA kernels (sm_90 + PTX)" : ", CPU only (built without nvcc)");
+                                 (CUZK_CUDA_COMPILED ? ", with libcuzk_cuda (sm_90 + PTX)" : ", CPU only (built without nvcc)");
     return s.c_str();
 }
 
@@ -172,6 +172,14 @@ CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases
 
 CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data) {
     return CUZK_DISPATCH(impl_ntt, config, data);
+}
+
+CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
+    return CUZK_DISPATCH(impl_emulate_msm, config, bases, scalars, result);
+}
+
+CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data) {
+    return CUZK_DISPATCH(impl_emulate_ntt, config, data);
 }
 
 CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness,

@@ -17,6 +17,8 @@ cuzk_status_t impl_points_check(const cuzk_codec_config* config, const void* poi
 cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
                                  cuzk_check_result* result);
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst);
+cuzk_status_t impl_emulate_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
+cuzk_status_t impl_emulate_ntt(const cuzk_ntt_config* config, void* data);
 cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness, void* a, void* b,
                                void* c);
 

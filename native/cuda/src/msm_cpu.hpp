@@ -14,32 +14,13 @@
 #include <vector>
 
 #include "cuzk/curve.hpp"
+#include "cuzk/gpu/msm.hpp"
 #include "errors.hpp"
 #include "pool.hpp"
 
 CUZK_NS_BEGIN
 
-// Bits [start, start + len) of a 4-word little-endian scalar; bits below 0 or above 255 are 0.
-inline uint32_t scalar_bits(const uint64_t* s, int start, int len) {
-    uint64_t v = 0;
-    int shift_in = 0;
-    if (start < 0) {
-        shift_in = -start;
-        len -= shift_in;
-        start = 0;
-    }
-    if (len <= 0 || start >= 256) return 0;
-    int word = start >> 6, bit = start & 63;
-    v = s[word] >> bit;
-    if (bit + len > 64 && word + 1 < 4) v |= s[word + 1] << (64 - bit);
-    v &= (len >= 64) ? ~0ull : ((1ull << len) - 1);
-    return (uint32_t)(v << shift_in);
-}
-
-inline int booth_digit(const uint64_t* s, int window, int c) {
-    uint32_t v = scalar_bits(s, window * c - 1, c + 1);
-    return (int)((v + 1) >> 1) - (int)((v >> c) << c);
-}
+using gpu::booth_digit;
 
 // Window width for n points of a `bits`-bit scalar field: minimises windows x (n bucket
 // additions + the 2 * 2^(c-1) additions of the running-sum reduction, weighted as full adds).

@@ -228,6 +228,15 @@ CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data);
 CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const void* coeffs,
                                         const void* witness, void* a, void* b, void* c);
 
+/* ---- the GPU algorithms on the host -------------------------------------------------------- */
+/* The CUDA kernels' algorithms (MSM: sorted bucket pairs, XYZZ bucket sums, segmented reduction;
+ * NTT: several radix-2 stages per block in shared memory) run on the host, phase by phase over the
+ * whole grid, with the kernels' own per-thread code: how CI checks the GPU algorithms without a
+ * GPU. Same arguments and results as cuzk_msm and cuzk_ntt (window_bits 0 = the GPU's choice). */
+CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const void* bases,
+                                        const void* scalars, void* result);
+CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data);
+
 /* ---- points and codecs ------------------------------------------------------------------ */
 /* Checks native-layout points; on failure, result names the lowest failing index. */
 CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
@@ -245,18 +254,40 @@ CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, cons
 CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src,
                                            void* dst);
 
-/* ---- CUDA ------------------------------------------------------------------------------- */
-/* Number of usable CUDA devices. CUZK_ERR_NO_DEVICE (with the CUDA reason in the message) when
- * the library was built without CUDA or the driver is missing or too old. */
+/* ---- CUDA: libcuzk_cuda -------------------------------------------------------------------
+ * These functions live in a second library, libcuzk_cuda, built where nvcc is present and loaded
+ * only when a CUDA backend is asked for; it links the shared CUDA runtime (libcudart.so.13), the
+ * one the FFM bindings of the runtime use, so streams and device pointers pass between them.
+ * Pointers named d_* are device pointers; streams are cudaStream_t. Its failures are described by
+ * cuzk_cuda_last_error (the message is kept per thread and per library). */
+typedef struct cuzk_cuda_msm cuzk_cuda_msm;
+
+CUZK_API const char* cuzk_cuda_last_error(void);
+/* Number of usable CUDA devices; CUZK_ERR_NO_DEVICE with the CUDA reason when the driver is
+ * missing or too old. */
 CUZK_API cuzk_status_t cuzk_cuda_device_count(int32_t* count);
-/* cuzk_field_op and cuzk_point_op run on CUDA device `device` by the same arithmetic code,
- * compiled by nvcc: a check that host and device agree. */
+/* cuzk_field_op and cuzk_point_op (host buffers) run on device `device` by the same arithmetic
+ * code, compiled by nvcc: a check that host and device agree. */
 CUZK_API cuzk_status_t cuzk_cuda_field_op(int32_t device, uint32_t curve, uint32_t field,
                                           uint32_t op, const void* a, const void* b, void* out,
                                           uint64_t n);
 CUZK_API cuzk_status_t cuzk_cuda_point_op(int32_t device, uint32_t curve, uint32_t group,
                                           uint32_t op, const void* a, const void* b, void* out,
                                           uint64_t n);
+/* Queues an NTT of d_data (Montgomery Fr, 2^log_n) on the stream, as cuzk_ntt computes it. */
+CUZK_API cuzk_status_t cuzk_cuda_ntt(int32_t device, void* stream, const cuzk_ntt_config* config,
+                                     void* d_data);
+/* Queues Groth16's H on the stream: a, b, c (Montgomery Fr, 2^log_n each, evaluations on the
+ * domain) to h = A*B - C on the odd powers of the 2^(log_n+1)-th root, left in d_a. */
+CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_t curve,
+                                           uint32_t log_n, void* d_a, void* d_b, void* d_c);
+/* The two phases of a G1 MSM over device-resident bases and scalars. start queues every kernel
+ * on the stream and returns a handle at once; finish waits for that work, combines the window
+ * sums on the host, writes the affine result and frees the handle (also when it fails). */
+CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream,
+                                           const cuzk_msm_config* config, const void* d_bases,
+                                           const void* d_scalars, cuzk_cuda_msm** handle);
+CUZK_API cuzk_status_t cuzk_cuda_msm_finish(cuzk_cuda_msm* handle, void* result);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,20 @@ public interface Backend {
         return threads == 0 ? CpuBackend.ALL_THREADS : new CpuBackend(threads, 0);
     }
 
+    /** The CUDA backend on a device; see {@link CudaBackend#open} for its failures. */
+    static Backend cuda(int ordinal) {
+        return CudaBackend.open(ordinal);
+    }
+
+    /**
+     * The CUDA backend on device 0 where one is usable, else the CPU backend; when it falls back it
+     * logs one line saying why (a missing runtime, a build without CUDA, no device, or a missing or
+     * too old driver: cudaErrorInsufficientDriver).
+     */
+    static Backend auto() {
+        return BackendChoice.auto().backend();
+    }
+
     /** A short description, such as {@code cpu(16 threads)}. */
     String name();
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.CudaChecked;
+import io.cuzk.internal.cuzk_cuda_h;
 import io.cuzk.internal.cuzk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -25,18 +27,7 @@ class CudaSelfTest {
 
     @BeforeAll
     static void probeDevice() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment count = a.allocate(ValueLayout.JAVA_INT);
-            int status = cuzk_h.cuzk_cuda_device_count(count);
-            if (status != 0) {
-                noDevice = "no CUDA device, GPU arithmetic check skipped: " + Checked.lastError();
-            } else if (count.get(ValueLayout.JAVA_INT, 0) == 0) {
-                noDevice = "no CUDA device, GPU arithmetic check skipped: cudaGetDeviceCount found none";
-            }
-        }
-        if (noDevice != null) {
-            System.err.println(noDevice);
-        }
+        noDevice = CudaTests.noDeviceReason("GPU arithmetic check");
     }
 
     @BeforeEach
@@ -70,7 +61,7 @@ class CudaSelfTest {
                         MemorySegment host = a.allocate(bytes, 8);
                         MemorySegment gpu = a.allocate(bytes, 8);
                         Checked.check(cuzk_h.cuzk_field_op(c.id(), field, op, x, y, host, n), "cuzk_field_op");
-                        Checked.check(cuzk_h.cuzk_cuda_field_op(0, c.id(), field, op, x, y, gpu, n), "cuzk_cuda_field_op");
+                        CudaChecked.check(cuzk_cuda_h.cuzk_cuda_field_op(0, c.id(), field, op, x, y, gpu, n), "cuzk_cuda_field_op");
                         assertArrayEquals(host.toArray(ValueLayout.JAVA_BYTE), gpu.toArray(ValueLayout.JAVA_BYTE),
                                 c + " field " + field + " op " + op);
                     }
@@ -102,7 +93,7 @@ class CudaSelfTest {
                         MemorySegment host = a.allocate(bytes, 8);
                         MemorySegment gpu = a.allocate(bytes, 8);
                         Checked.check(cuzk_h.cuzk_point_op(c.id(), g.id(), op, p.segment(), b, host, n), "cuzk_point_op");
-                        Checked.check(cuzk_h.cuzk_cuda_point_op(0, c.id(), g.id(), op, p.segment(), b, gpu, n), "cuzk_cuda_point_op");
+                        CudaChecked.check(cuzk_cuda_h.cuzk_cuda_point_op(0, c.id(), g.id(), op, p.segment(), b, gpu, n), "cuzk_cuda_point_op");
                         assertArrayEquals(host.toArray(ValueLayout.JAVA_BYTE), gpu.toArray(ValueLayout.JAVA_BYTE),
                                 c + " " + g + " op " + op);
                     }

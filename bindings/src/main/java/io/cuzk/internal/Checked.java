@@ -27,8 +27,12 @@ public final class Checked {
 
     /** The exception for a failed call: its type follows the status. */
     public static CuzkException exception(int code, String call) {
+        return exception(code, call, lastError());
+    }
+
+    /** The exception for a failed call whose native message is given. */
+    static CuzkException exception(int code, String call, String nativeMessage) {
         Status status = Status.of(code);
-        String nativeMessage = lastError();
         String message = call + " failed with " + status.nativeName() + ": " + nativeMessage;
         return switch (status) {
             case OUT_OF_MEMORY -> new NativeOutOfMemoryException(message, nativeMessage);

@@ -30,11 +30,18 @@ public final class NativeLibrary {
     public static final String PATH_PROPERTY = "cuzk.library.path";
     /** Resource folder, inside the jar, holding one subfolder per platform. */
     public static final String RESOURCE_ROOT = "io/cuzk/native/";
+    /** System property naming a libcuzk_cuda file to load instead of the packed one. */
+    public static final String CUDA_PATH_PROPERTY = "cuzk.cuda.library.path";
+    static final String CUDA_FILE = "libcuzk_cuda.so";
 
     private NativeLibrary() {}
 
     private static final class Holder {
         static final Loaded LOADED = load();
+    }
+
+    private static final class CudaHolder {
+        static final Object LOADED = loadCuda();
     }
 
     /** The library's symbols, loaded on first use; throws {@link NativeLibraryException} if it cannot be. */
@@ -45,6 +52,50 @@ public final class NativeLibrary {
     /** Where the loaded library came from. */
     public static Path path() {
         return Holder.LOADED.path();
+    }
+
+    /**
+     * The symbols of libcuzk_cuda, the CUDA backend, loaded on first use after the CUDA runtime
+     * (which it links). Throws {@link NativeLibraryException} saying what is missing: this jar's
+     * build had no nvcc, or the CUDA runtime is not installed.
+     */
+    public static SymbolLookup cudaLookup() {
+        if (CudaHolder.LOADED instanceof SymbolLookup l) {
+            return l;
+        }
+        throw (NativeLibraryException) CudaHolder.LOADED;
+    }
+
+    /** Whether libcuzk_cuda could be loaded (it may still find no device). */
+    public static boolean cudaAvailable() {
+        return CudaHolder.LOADED instanceof SymbolLookup;
+    }
+
+    private static Object loadCuda() {
+        try {
+            CudaLibrary.lookup(); // libcudart first: libcuzk_cuda needs it
+        } catch (NativeLibraryException e) {
+            return e;
+        }
+        String override = System.getProperty(CUDA_PATH_PROPERTY);
+        Path file;
+        if (override != null && !override.isBlank()) {
+            file = Path.of(override);
+        } else {
+            String platform = platform();
+            String resource = RESOURCE_ROOT + platform + "/" + CUDA_FILE;
+            URL url = NativeLibrary.class.getClassLoader().getResource(resource);
+            if (url == null) {
+                return new NativeLibraryException("cuzk: this build has no CUDA backend: " + resource
+                        + " is not in the jar (nvcc was not found when it was built)");
+            }
+            file = extract(url, CUDA_FILE);
+        }
+        try {
+            return SymbolLookup.libraryLookup(file, Arena.global());
+        } catch (IllegalArgumentException e) {
+            return new NativeLibraryException("cuzk: could not load the CUDA backend " + file + ": " + e.getMessage(), e);
+        }
     }
 
     record Loaded(SymbolLookup lookup, Path path) {}
@@ -129,15 +180,24 @@ public final class NativeLibrary {
                     + packedPlatforms(loader) + ". Build cuzk-java on this platform or set -D" + PATH_PROPERTY
                     + "=/path/to/" + libraryFileName(platform));
         }
+        return extract(url, libraryFileName(platform));
+    }
+
+    private static Path privateDir;
+
+    /** Copies a packed library into this process's private temporary folder (owner-only, removed at exit). */
+    private static synchronized Path extract(URL url, String fileName) {
         try {
-            Path dir = Files.createTempDirectory("cuzk-native-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            Path target = dir.resolve(libraryFileName(platform));
+            if (privateDir == null) {
+                privateDir = Files.createTempDirectory("cuzk-native-",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                privateDir.toFile().deleteOnExit();
+            }
+            Path target = privateDir.resolve(fileName);
             try (InputStream in = url.openStream()) {
                 Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
             }
             target.toFile().deleteOnExit();
-            dir.toFile().deleteOnExit();
             return target;
         } catch (IOException | UnsupportedOperationException e) {
             throw new NativeLibraryException("cuzk: could not extract " + url + " into a temporary folder under "

@@ -356,6 +356,62 @@ public final class cuzk_h {
         }
     }
 
+    private static final class cuzk_emulate_msm {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("cuzk_emulate_msm");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config *config, const void *bases, const void *scalars, void *result) } */
+    public static FunctionDescriptor cuzk_emulate_msm$descriptor() {
+        return cuzk_emulate_msm.DESC;
+    }
+
+    public static MethodHandle cuzk_emulate_msm$handle() {
+        return cuzk_emulate_msm.HANDLE;
+    }
+
+    public static MemorySegment cuzk_emulate_msm$address() {
+        return cuzk_emulate_msm.ADDR;
+    }
+
+    public static int cuzk_emulate_msm(MemorySegment config, MemorySegment bases, MemorySegment scalars, MemorySegment result) {
+        var mh$ = cuzk_emulate_msm.HANDLE;
+        try {
+            return (int) mh$.invokeExact(config, bases, scalars, result);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
+    private static final class cuzk_emulate_ntt {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("cuzk_emulate_ntt");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config *config, void *data) } */
+    public static FunctionDescriptor cuzk_emulate_ntt$descriptor() {
+        return cuzk_emulate_ntt.DESC;
+    }
+
+    public static MethodHandle cuzk_emulate_ntt$handle() {
+        return cuzk_emulate_ntt.HANDLE;
+    }
+
+    public static MemorySegment cuzk_emulate_ntt$address() {
+        return cuzk_emulate_ntt.ADDR;
+    }
+
+    public static int cuzk_emulate_ntt(MemorySegment config, MemorySegment data) {
+        var mh$ = cuzk_emulate_ntt.HANDLE;
+        try {
+            return (int) mh$.invokeExact(config, data);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
     private static final class cuzk_groth16_abc {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER,
                 C_POINTER);
@@ -526,87 +582,4 @@ public final class cuzk_h {
         }
     }
 
-    private static final class cuzk_cuda_device_count {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER);
-        static final MemorySegment ADDR = findOrThrow("cuzk_cuda_device_count");
-        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
-    }
-
-    /** {@snippet lang=c : cuzk_status_t cuzk_cuda_device_count(int32_t *count) } */
-    public static FunctionDescriptor cuzk_cuda_device_count$descriptor() {
-        return cuzk_cuda_device_count.DESC;
-    }
-
-    public static MethodHandle cuzk_cuda_device_count$handle() {
-        return cuzk_cuda_device_count.HANDLE;
-    }
-
-    public static MemorySegment cuzk_cuda_device_count$address() {
-        return cuzk_cuda_device_count.ADDR;
-    }
-
-    public static int cuzk_cuda_device_count(MemorySegment count) {
-        var mh$ = cuzk_cuda_device_count.HANDLE;
-        try {
-            return (int) mh$.invokeExact(count);
-        } catch (Throwable ex$) {
-            throw unexpected(ex$);
-        }
-    }
-
-    private static final class cuzk_cuda_field_op {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG_LONG);
-        static final MemorySegment ADDR = findOrThrow("cuzk_cuda_field_op");
-        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
-    }
-
-    /** {@snippet lang=c : cuzk_status_t cuzk_cuda_field_op(int32_t device, uint32_t curve, uint32_t field, uint32_t op, const void *a, const void *b, void *out, uint64_t n) } */
-    public static FunctionDescriptor cuzk_cuda_field_op$descriptor() {
-        return cuzk_cuda_field_op.DESC;
-    }
-
-    public static MethodHandle cuzk_cuda_field_op$handle() {
-        return cuzk_cuda_field_op.HANDLE;
-    }
-
-    public static MemorySegment cuzk_cuda_field_op$address() {
-        return cuzk_cuda_field_op.ADDR;
-    }
-
-    public static int cuzk_cuda_field_op(int device, int curve, int field, int op, MemorySegment a, MemorySegment b, MemorySegment out, long n) {
-        var mh$ = cuzk_cuda_field_op.HANDLE;
-        try {
-            return (int) mh$.invokeExact(device, curve, field, op, a, b, out, n);
-        } catch (Throwable ex$) {
-            throw unexpected(ex$);
-        }
-    }
-
-    private static final class cuzk_cuda_point_op {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG_LONG);
-        static final MemorySegment ADDR = findOrThrow("cuzk_cuda_point_op");
-        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
-    }
-
-    /** {@snippet lang=c : cuzk_status_t cuzk_cuda_point_op(int32_t device, uint32_t curve, uint32_t group, uint32_t op, const void *a, const void *b, void *out, uint64_t n) } */
-    public static FunctionDescriptor cuzk_cuda_point_op$descriptor() {
-        return cuzk_cuda_point_op.DESC;
-    }
-
-    public static MethodHandle cuzk_cuda_point_op$handle() {
-        return cuzk_cuda_point_op.HANDLE;
-    }
-
-    public static MemorySegment cuzk_cuda_point_op$address() {
-        return cuzk_cuda_point_op.ADDR;
-    }
-
-    public static int cuzk_cuda_point_op(int device, int curve, int group, int op, MemorySegment a, MemorySegment b, MemorySegment out, long n) {
-        var mh$ = cuzk_cuda_point_op.HANDLE;
-        try {
-            return (int) mh$.invokeExact(device, curve, group, op, a, b, out, n);
-        } catch (Throwable ex$) {
-            throw unexpected(ex$);
-        }
-    }
 }

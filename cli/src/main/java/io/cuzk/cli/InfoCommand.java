@@ -1,5 +1,6 @@
 package io.cuzk.cli;
 
+import io.cuzk.BackendChoice;
 import io.cuzk.Cuzk;
 import java.io.PrintStream;
 import java.util.Set;
@@ -17,7 +18,10 @@ final class InfoCommand {
         out.println("build:    " + info.build());
         out.println("threads:  " + info.hardwareThreads());
         out.println("CPU path: " + info.cpuIsa() + " (available: " + info.availableCpuIsas() + ")");
-        out.println("CUDA:     " + (info.cudaCompiled() ? "kernels compiled in" : "not compiled in"));
+        out.println("CUDA:     " + (info.cudaCompiled() ? "libcuzk_cuda built (sm_90 + PTX)" : "not built (no nvcc at build time)"));
+        BackendChoice choice = BackendChoice.auto();
+        out.println("backend:  auto chooses " + choice.backend().name()
+                + (choice.fallbackReason() == null ? "" : " (" + choice.fallbackReason() + ")"));
         out.println("NTT:      up to 2^" + info.maxNttLogSize());
         return Main.OK;
     }

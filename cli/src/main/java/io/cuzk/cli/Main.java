@@ -40,6 +40,7 @@ public final class Main {
                 case "workload" -> WorkloadCommand.run(Options.parse(rest, WorkloadCommand.OPTIONS, 0, Set.of("wtns"), Set.of("json")), out,
                         err);
                 case "info" -> InfoCommand.run(Options.parse(rest, InfoCommand.OPTIONS), out);
+                case "gpu-bench" -> GpuBenchCommand.run(Options.parse(rest, GpuBenchCommand.OPTIONS), out);
                 case "help", "--help", "-h" -> {
                     out.print(usage());
                     yield OK;
@@ -76,7 +77,7 @@ public final class Main {
                   sample (the default) proves the bundled sample (Poseidon on BN254) into out/proof.json and
                          out/public.json and prints the snarkjs command that verifies them
                          [--out DIR]  [--threads N]
-                  prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>  [--threads N]
+                  prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>  [--backend cpu|cuda|auto] [--device D] [--threads N]
                          a Groth16 proof from snarkjs files, written as snarkjs writes it (same arguments as
                          snarkjs groth16 prove and rapidsnark); verify it with snarkjs groth16 verify
                   workload  --zkey Z --wtns W [--wtns W2 ...] --jobs N --partitions P [--workers-per-device K]
@@ -91,6 +92,9 @@ public final class Main {
                          Montgomery layout, 32-byte little-endian scalars.
                   msm-demo  an MSM on generated points, checked against a known answer
                          --curve bn254|bls12-381 (bls12-381)  --group g1|g2 (g1)  --log-size K (16)  --threads N (0 = all)
+                  gpu-bench  [--curve C] [--msm 20,22,24] [--ntt 20,24] [--runs R] [--device D]
+                         G1 MSMs and NTTs on a GPU timed with CUDA events (inputs on the device), each size
+                         after the first checked against the CPU backend at the first size
                   info   the native library: version, build, threads
                   help   this text
 

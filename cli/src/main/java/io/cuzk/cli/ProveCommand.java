@@ -1,6 +1,7 @@
 package io.cuzk.cli;
 
 import io.cuzk.Backend;
+import io.cuzk.BackendChoice;
 import io.cuzk.groth16.Blinding;
 import io.cuzk.groth16.Groth16Prover;
 import io.cuzk.groth16.Proof;
@@ -20,7 +21,7 @@ import java.util.Set;
  * {@code snarkjs groth16 prove} and rapidsnark, so either can be swapped for it.
  */
 final class ProveCommand {
-    static final Set<String> OPTIONS = Set.of("threads", "backend", "quiet");
+    static final Set<String> OPTIONS = Set.of("threads", "backend", "device", "quiet");
 
     private ProveCommand() {}
 
@@ -54,15 +55,18 @@ final class ProveCommand {
     static Backend backend(Options opts, PrintStream log) {
         int threads = opts.getInt("threads", 0, 0, 4096);
         String name = opts.get("backend", "cpu").toLowerCase(Locale.ROOT);
+        int device = opts.getInt("device", 0, 0, 64);
         return switch (name) {
             case "cpu" -> Backend.cpu(threads);
+            case "cuda" -> Backend.cuda(device);
             case "auto" -> {
+                BackendChoice choice = BackendChoice.auto();
                 if (log != null) {
-                    log.println("cuzk: backend auto: cpu (this build has no CUDA backend yet)");
+                    log.println("cuzk: backend auto: " + (choice.fallbackReason() == null ? choice.backend().name()
+                            : "cpu, because " + choice.fallbackReason()));
                 }
-                yield Backend.cpu(threads);
+                yield choice.fallbackReason() == null ? choice.backend() : Backend.cpu(threads);
             }
-            case "cuda" -> throw new UsageException("backend cuda: this build has no CUDA backend yet; use cpu or auto");
             default -> throw new UsageException("unknown backend '" + name + "': expected cpu, cuda or auto");
         };
     }

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class WorkloadCommand {
     static final Set<String> OPTIONS = Set.of("zkey", "wtns", "jobs", "partitions", "workers-per-device", "backend", "tracker", "json",
-            "out", "stall-ms", "synthesis-workers", "synthesis-threads", "budget-mib", "threads", "priorities");
+            "out", "stall-ms", "synthesis-workers", "synthesis-threads", "budget-mib", "threads", "priorities", "device");
 
     private WorkloadCommand() {}
 

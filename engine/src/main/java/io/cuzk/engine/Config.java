@@ -19,7 +19,7 @@ import org.apache.commons.lang3.Validate;
  * @param keyCacheBytes resident proving keys beyond which idle ones are evicted
  * @param tracker how status is kept
  * @param contendedStall the stall finalizers hold the tracker lock across, in {@link TrackerMode#CONTENDED}
- * @param slabAllocator where pooled memory comes from (pinned host memory with a GPU backend)
+ * @param slabAllocator where pooled memory comes from (by default pinned host memory when a device is a GPU)
  */
 public record Config(List<Backend> devices, int workersPerDevice, int synthesisWorkers, int synthesisThreads, int finalizers,
         long memoryBudgetBytes, long maxIdlePoolBytes, long keyCacheBytes, TrackerMode tracker, Duration contendedStall,
@@ -62,7 +62,7 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         private long keyCacheBytes = 8L << 30;
         private TrackerMode tracker = TrackerMode.LOCKFREE;
         private Duration contendedStall = Duration.ofMillis(200);
-        private SlabAllocator slabAllocator = SlabAllocator.offHeap();
+        private SlabAllocator slabAllocator;
 
         public Builder devices(List<Backend> v) {
             devices = v;
@@ -121,8 +121,13 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         }
 
         public Config build() {
+            SlabAllocator alloc = slabAllocator;
+            if (alloc == null) {
+                // pinned host memory where a GPU proves, so its uploads run at full speed
+                alloc = devices.stream().anyMatch(d -> d instanceof io.cuzk.CudaBackend) ? new PinnedSlabAllocator() : SlabAllocator.offHeap();
+            }
             return new Config(devices, workersPerDevice, synthesisWorkers, synthesisThreads, finalizers, memoryBudgetBytes,
-                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, keyCacheBytes, tracker, contendedStall, slabAllocator);
+                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, keyCacheBytes, tracker, contendedStall, alloc);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.cuzk.engine;
 
 import io.cuzk.Backend;
+import io.cuzk.CudaBackend;
 import io.cuzk.Curve;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarVector;
@@ -102,7 +103,9 @@ public final class Engine implements AutoCloseable {
         List<String> workerNames = new ArrayList<>();
         for (int d = 0; d < config.devices().size(); d++) {
             Backend b = config.devices().get(d);
-            devices.add(new CpuDevice("device-" + d + "-" + b.name(), b, () -> !ready.isEmpty()));
+            String name = "device-" + d + "-" + b.name();
+            devices.add(b instanceof CudaBackend gpu ? new CudaDevice(name, gpu, config.workersPerDevice(), () -> !ready.isEmpty())
+                    : new CpuDevice(name, b, () -> !ready.isEmpty()));
             for (int w = 0; w < config.workersPerDevice(); w++) {
                 workerNames.add("device-" + d + "-worker-" + w);
             }

@@ -1,6 +1,7 @@
 package io.cuzk.groth16;
 
 import io.cuzk.Backend;
+import io.cuzk.CudaBackend;
 import io.cuzk.Curve;
 import io.cuzk.NttKind;
 import io.cuzk.Point;
@@ -9,9 +10,11 @@ import io.cuzk.ScalarForm;
 import io.cuzk.ScalarOps;
 import io.cuzk.ScalarVector;
 import io.cuzk.Synthesis;
+import io.cuzk.cuda.Stream;
 import java.lang.foreign.Arena;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import org.apache.commons.lang3.Validate;
 
 /**
@@ -51,13 +54,20 @@ public final class Groth16Prover {
         Curve curve = key.curve();
         int n = key.domainSize();
         Msms msms;
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             ScalarVector a = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
             ScalarVector b = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
             ScalarVector c = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
             Synthesis.abc(key.coefficients(), key.nCoefficients(), witness.values(), a, b, c, backend.hostThreads());
-            computeH(key, a, b, c, backend);
-            msms = msms(key, witness.values(), a, backend);
+            if (backend instanceof CudaBackend gpu) {
+                try (Stream stream = Stream.create(gpu.device())) {
+                    msms = CudaGroth16.start(gpu, stream, key, witness.values(), a, b, c, () -> { }, Backend.cpu(),
+                            ForkJoinPool.commonPool()).finish();
+                }
+            } else {
+                computeH(key, a, b, c, backend);
+                msms = msms(key, witness.values(), a, backend);
+            }
         }
         return assemble(key, msms, blinding.draw(curve), witness.publicSignals(key.nPublic()));
     }

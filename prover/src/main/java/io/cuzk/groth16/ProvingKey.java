@@ -310,8 +310,19 @@ public final class ProvingKey implements AutoCloseable {
                 + b2.segment().byteSize() + c.segment().byteSize() + h.segment().byteSize();
     }
 
+    private final java.util.List<Runnable> closeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Runs hook when the key is closed (device copies of its points are freed this way). */
+    public void onClose(Runnable hook) {
+        closeHooks.add(hook);
+    }
+
     @Override
     public void close() {
+        for (Runnable r : closeHooks) {
+            r.run();
+        }
+        closeHooks.clear();
         arena.close();
     }
 

@@ -1,0 +1,149 @@
+package io.cuzk.cli;
+
+import io.cuzk.Backend;
+import io.cuzk.CudaBackend;
+import io.cuzk.Curve;
+import io.cuzk.Group;
+import io.cuzk.NttKind;
+import io.cuzk.Point;
+import io.cuzk.PointVector;
+import io.cuzk.Points;
+import io.cuzk.ScalarForm;
+import io.cuzk.ScalarVector;
+import io.cuzk.cuda.DeviceBuffer;
+import io.cuzk.cuda.Event;
+import io.cuzk.cuda.Stream;
+import io.cuzk.internal.CudaChecked;
+import io.cuzk.internal.cuzk_cuda_h;
+import io.cuzk.internal.cuzk_ntt_config;
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * {@code cuzk gpu-bench}: G1 MSMs and NTTs on a GPU, timed with CUDA events around the kernels
+ * (inputs already on the device), each checked against the CPU backend at the smallest size.
+ * Prints one line per measurement: kind, curve, log size, milliseconds (median of the runs).
+ */
+final class GpuBenchCommand {
+    static final Set<String> OPTIONS = Set.of("curve", "msm", "ntt", "runs", "device");
+
+    private GpuBenchCommand() {}
+
+    static int run(Options opts, PrintStream out) {
+        Curve curve = opts.curve("bls12-381");
+        int[] msm = sizes(opts.get("msm", "20,22,24"));
+        int[] ntt = sizes(opts.get("ntt", "20,24"));
+        int runs = opts.getInt("runs", 3, 1, 100);
+        CudaBackend gpu = CudaBackend.open(opts.getInt("device", 0, 0, 64));
+        out.println("# " + gpu.name() + ", " + curve.cliName() + ", CUDA event times, median of " + runs);
+        for (int k : msm) {
+            out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, k == msm[0]));
+        }
+        for (int k : ntt) {
+            out.printf(Locale.ROOT, "ntt %s 2^%d %.3f ms%n", curve.cliName(), k, ntt(gpu, curve, k, runs, k == ntt[0]));
+        }
+        return Main.OK;
+    }
+
+    static int[] sizes(String s) {
+        return s.isBlank() ? new int[0] : Arrays.stream(s.split(",")).mapToInt(v -> Integer.parseInt(v.trim())).toArray();
+    }
+
+    static void randomScalars(MemorySegment s, long n, SplittableRandom rnd) {
+        for (long i = 0; i < n * 4; i++) {
+            long v = rnd.nextLong();
+            s.set(ValueLayout.JAVA_LONG_UNALIGNED, 8 * i, (i & 3) == 3 ? v >>> 3 : v); // below 2^253, so below r
+        }
+    }
+
+    static double msm(CudaBackend gpu, Curve c, int k, int runs, boolean check) {
+        long n = 1L << k;
+        int distinct = (int) Math.min(n, 1 << 16);
+        try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
+            PointVector gs = PointVector.allocate(a, c, Group.G1, distinct);
+            ScalarVector m = ScalarVector.allocate(a, c, distinct, ScalarForm.CANONICAL);
+            SplittableRandom rnd = new SplittableRandom(k);
+            Point g = Points.generator(c, Group.G1);
+            for (int i = 0; i < distinct; i++) {
+                gs.set(i, g);
+                m.set(i, BigInteger.valueOf(rnd.nextLong() >>> 1).add(BigInteger.ONE));
+            }
+            PointVector base = PointVector.allocate(a, c, Group.G1, distinct);
+            Points.multiply(gs, m, base);
+            PointVector bases = PointVector.allocate(a, c, Group.G1, n);
+            for (long off = 0; off < bases.segment().byteSize(); off += base.segment().byteSize()) {
+                MemorySegment.copy(base.segment(), 0, bases.segment(), off, Math.min(base.segment().byteSize(), bases.segment().byteSize() - off));
+            }
+            ScalarVector scalars = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+            randomScalars(scalars.segment(), n, rnd);
+            try (DeviceBuffer db = DeviceBuffer.allocate(s, bases.segment().byteSize());
+                    DeviceBuffer ds = DeviceBuffer.allocate(s, scalars.segment().byteSize());
+                    Event e0 = Event.create(gpu.device(), true); Event e1 = Event.create(gpu.device(), true)) {
+                db.copyFrom(bases.segment(), 0, s);
+                ds.copyFrom(scalars.segment(), 0, s);
+                s.synchronize();
+                double[] ms = new double[runs];
+                Point result = null;
+                for (int r = 0; r < runs; r++) {
+                    e0.record(s);
+                    CudaBackend.PendingMsm p = gpu.startMsm(s, c, db, ds, n, ScalarForm.CANONICAL);
+                    e1.record(s);
+                    result = p.finish();
+                    e1.synchronize();
+                    ms[r] = Event.elapsedMillis(e0, e1);
+                }
+                if (check) {
+                    Point cpu = Backend.cpu().msm(bases, scalars);
+                    if (!cpu.equals(result)) {
+                        throw new IllegalStateException("GPU MSM 2^" + k + " differs from the CPU backend");
+                    }
+                }
+                Arrays.sort(ms);
+                return ms[runs / 2];
+            }
+        }
+    }
+
+    static double ntt(CudaBackend gpu, Curve c, int k, int runs, boolean check) {
+        long n = 1L << k;
+        try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
+            ScalarVector data = ScalarVector.allocate(a, c, n, ScalarForm.MONTGOMERY);
+            randomScalars(data.segment(), n, new SplittableRandom(k));
+            MemorySegment cfg = cuzk_ntt_config.allocate(a);
+            cuzk_ntt_config.curve(cfg, c.id());
+            cuzk_ntt_config.direction(cfg, NttKind.FORWARD.direction());
+            cuzk_ntt_config.log_n(cfg, k);
+            try (DeviceBuffer d = DeviceBuffer.allocate(s, data.segment().byteSize());
+                    Event e0 = Event.create(gpu.device(), true); Event e1 = Event.create(gpu.device(), true)) {
+                d.copyFrom(data.segment(), 0, s);
+                double[] ms = new double[runs];
+                for (int r = 0; r < runs; r++) {
+                    if (r == 1 && check) {
+                        // after one forward run the device holds NTT(data): compare with the CPU
+                        ScalarVector back = ScalarVector.allocate(a, c, n, ScalarForm.MONTGOMERY);
+                        d.copyTo(back.segment(), 0, s);
+                        s.synchronize();
+                        Backend.cpu().ntt(data, NttKind.FORWARD);
+                        if (!Arrays.equals(back.segment().toArray(ValueLayout.JAVA_BYTE), data.segment().toArray(ValueLayout.JAVA_BYTE))) {
+                            throw new IllegalStateException("GPU NTT 2^" + k + " differs from the CPU backend");
+                        }
+                    }
+                    e0.record(s);
+                    CudaChecked.check(cuzk_cuda_h.cuzk_cuda_ntt(gpu.device().ordinal(), s.handle(), cfg, d.pointer()), "cuzk_cuda_ntt");
+                    e1.record(s);
+                    e1.synchronize();
+                    ms[r] = Event.elapsedMillis(e0, e1);
+                }
+                Arrays.sort(ms);
+                return ms[runs / 2];
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+// The CUDA kernels' algorithms run on the host, phase by phase over the whole grid, with the very
+// per-thread bodies the kernels run (cuzk/gpu/*.hpp): a check of the GPU algorithms where no GPU
+// is present (one build per arithmetic path; see impl.hpp).
+#include <cstring>
+#include <vector>
+
+#include "api_common.hpp"
+#include "cuzk/gpu/msm.hpp"
+#include "cuzk/gpu/ntt.hpp"
+#include "ntt_cpu.hpp"
+
+namespace cuzk {
+inline namespace CUZK_ARITH_TAG {
+
+namespace {
+
+template <class G>
+void emulate_msm(const cuzk_msm_config& cfg, const Affine<G>* bases, const uint64_t* scalars, Affine<G>* out) {
+    using P = XYZZ<G>;
+    const uint64_t n = cfg.count;
+    if (n == 0) {
+        *out = Affine<G>::infinity();
+        return;
+    }
+    const unsigned threads = resolve_threads(cfg.threads);
+    const uint32_t c = cfg.window_bits ? cfg.window_bits : gpu::gpu_window_bits(n);
+    const gpu::MsmShape sh = gpu::msm_shape(n, G::Fr::Params::BITS, c);
+    const uint64_t pairs = (uint64_t)sh.windows * n;
+    std::vector<uint32_t> keys(pairs), values(pairs);
+    // phase 1: one "thread" per scalar
+    parallel_for(threads, (n + 1023) / 1024, [&](size_t blk) {
+        for (uint64_t i = blk * 1024; i < std::min<uint64_t>(n, (blk + 1) * 1024); i++)
+            gpu::msm_digits_body<G>(sh, scalars, cfg.scalar_form == CUZK_SCALAR_MONTGOMERY, keys.data(), values.data(), i);
+    });
+    // phase 2: a stable sort by key (what CUB's radix sort gives), here a counting sort
+    std::vector<uint64_t> count((size_t)sh.skip_key + 2, 0);
+    for (uint64_t j = 0; j < pairs; j++) count[keys[j] + 1]++;
+    for (size_t k = 1; k < count.size(); k++) count[k] += count[k - 1];
+    std::vector<uint32_t> sorted_keys(pairs), sorted_values(pairs);
+    for (uint64_t j = 0; j < pairs; j++) {
+        uint64_t at = count[keys[j]]++;
+        sorted_keys[at] = keys[j];
+        sorted_values[at] = values[j];
+    }
+    // phase 3: bucket bounds
+    const uint64_t nb = (uint64_t)sh.windows * sh.buckets;
+    std::vector<uint32_t> start(nb, 0), end(nb, 0);
+    for (uint64_t j = 0; j < pairs; j++) gpu::msm_bounds_body(sorted_keys.data(), pairs, sh.skip_key, start.data(), end.data(), j);
+    // phase 4: one "thread" per bucket
+    std::vector<P> sums(nb);
+    parallel_for(threads, (nb + 255) / 256, [&](size_t blk) {
+        for (uint64_t b = blk * 256; b < std::min<uint64_t>(nb, (blk + 1) * 256); b++)
+            gpu::msm_bucket_body<G>(bases, sorted_values.data(), start.data(), end.data(), sums.data(), b);
+    });
+    // phase 5: one "thread" per run of buckets
+    const uint64_t runs = (uint64_t)sh.windows * sh.segments;
+    std::vector<P> seg_sum(runs), seg_weighted(runs);
+    parallel_for(threads, (runs + 63) / 64, [&](size_t blk) {
+        for (uint64_t t = blk * 64; t < std::min<uint64_t>(runs, (blk + 1) * 64); t++)
+            gpu::msm_segment_body<G>(sh, sums.data(), seg_sum.data(), seg_weighted.data(), t);
+    });
+    // phase 6: one "thread" per window
+    std::vector<P> window(sh.windows);
+    for (uint64_t w = 0; w < sh.windows; w++) gpu::msm_window_body<G>(sh, seg_sum.data(), seg_weighted.data(), window.data(), w);
+    // phase 7: Horner, on the host as on the GPU path
+    P result = P::infinity();
+    for (uint32_t w = sh.windows; w-- > 0;) {
+        for (uint32_t i = 0; i < sh.c; i++) result = result.dbl();
+        result.add(window[w]);
+    }
+    *out = result.to_affine();
+}
+
+template <class Fr>
+void emulate_ntt(const cuzk_ntt_config& cfg, Fr* a) {
+    const int log_n = (int)cfg.log_n;
+    const uint64_t n = 1ull << log_n;
+    Fr shift = Fr::from_limbs(Fr::Params::generator());
+    if (cfg.coset && cfg.coset_shift) std::memcpy(shift.l, cfg.coset_shift, sizeof(shift.l));
+    const bool inverse = cfg.direction == CUZK_NTT_INVERSE;
+    // the coset tables of the GPU path: g^i = high[i >> 10] * low[i & 1023]
+    auto coset = [&](const Fr& g, const Fr& scale) {
+        std::vector<Fr> low(1024), high((n >> 10) + 1);
+        Fr v = Fr::one();
+        for (int j = 0; j < 1024; j++, v = v * g) low[j] = v;
+        Fr step = v;  // g^1024
+        v = Fr::one();
+        for (size_t m = 0; m < high.size(); m++, v = v * step) high[m] = v;
+        for (uint64_t i = 0; i < n; i++) gpu::ntt_coset_body(a, low.data(), high.data(), scale, i);
+    };
+    if (!inverse && cfg.coset) coset(shift, Fr::one());
+    if (n > 1) {
+        auto dom = ntt_domain<Fr>(log_n, cfg.threads);
+        const Fr* tw = dom->twiddle.data();
+        for (uint64_t i = 0; i < n; i++) gpu::ntt_bitrev_body(a, log_n, i);
+        std::vector<Fr> shared((size_t)1 << gpu::NTT_MAX_GROUP_LOG);
+        for (int s0 = 0; s0 < log_n; s0 += gpu::NTT_MAX_GROUP_LOG) {
+            const int k = std::min(gpu::NTT_MAX_GROUP_LOG, log_n - s0);
+            const uint64_t groups = n >> k;
+            const uint32_t half = 1u << (k - 1);
+            for (uint64_t g = 0; g < groups; g++) {  // one "block" per group, its threads phase by phase
+                for (uint32_t q = 0; q < half; q++) gpu::ntt_group_load(a, shared.data(), s0, k, g, q);
+                for (int j = 0; j < k; j++)
+                    for (uint32_t q = 0; q < half; q++) gpu::ntt_group_stage(shared.data(), tw, log_n, s0, j, g, q);
+                for (uint32_t q = 0; q < half; q++) gpu::ntt_group_store(a, shared.data(), s0, k, g, q);
+            }
+        }
+    }
+    if (inverse) {
+        const Fr n_inv = Fr::from_u64(n).inv();
+        if (cfg.coset) {
+            for (uint64_t i = 0; i <= n / 2; i++) gpu::ntt_reverse_scale_body(a, n, Fr::one(), i);
+            coset(shift.inv(), n_inv);
+        } else {
+            for (uint64_t i = 0; i <= n / 2; i++) gpu::ntt_reverse_scale_body(a, n, n_inv, i);
+        }
+    }
+}
+
+}  // namespace
+
+cuzk_status_t impl_emulate_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
+    return guarded("cuzk_emulate_msm", [&] {
+        require_ptr(config, "config");
+        require_aligned(result, "result");
+        require(config->window_bits == 0 || (config->window_bits >= 2 && config->window_bits <= 20), "window_bits must be 0 or 2..20");
+        require(config->count < (1ull << 31), "the GPU MSM takes fewer than 2^31 points");
+        if (config->count > 0) {
+            require_aligned(bases, "bases");
+            require_aligned(scalars, "scalars");
+        }
+        with_group(config->curve, config->group, [&](auto tag) {
+            using G = typename decltype(tag)::type;
+            emulate_msm<G>(*config, static_cast<const Affine<G>*>(bases), static_cast<const uint64_t*>(scalars),
+                           static_cast<Affine<G>*>(result));
+        });
+    });
+}
+
+cuzk_status_t impl_emulate_ntt(const cuzk_ntt_config* config, void* data) {
+    return guarded("cuzk_emulate_ntt", [&] {
+        require_ptr(config, "config");
+        require_aligned(data, "data");
+        require(config->direction <= CUZK_NTT_INVERSE && config->coset <= 1, "bad direction or coset");
+        with_scalar_field(config->curve, [&](auto tag) {
+            using Fr = typename decltype(tag)::type;
+            require(config->log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY), "log_n too large");
+            emulate_ntt<Fr>(*config, static_cast<Fr*>(data));
+        });
+    });
+}
+
+}  // namespace CUZK_ARITH_TAG
+}  // namespace cuzk

@@ -6,6 +6,7 @@ import io.cuzk.internal.cudart_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.function.ToIntFunction;
 
 /**
  * The CUDA runtime through FFM: versions, devices, and the mapping of every {@code cudaError_t}
@@ -71,7 +72,7 @@ public final class CudaRuntime {
         }
     }
 
-    static MemorySegment pointerOut(java.util.function.ToIntFunction<MemorySegment> c, String name) {
+    static MemorySegment pointerOut(ToIntFunction<MemorySegment> c, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ValueLayout.ADDRESS);
             check(c.applyAsInt(out), name);

@@ -4,6 +4,7 @@ import io.cuzk.CuzkException;
 import io.cuzk.InvalidPointException;
 import io.cuzk.NativeLibraryException;
 import io.cuzk.groth16.FormatException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -28,7 +29,7 @@ public final class Main {
     }
 
     /** Runs one command; returns the exit status. */
-    public static int run(String[] args, java.io.InputStream in, PrintStream out, PrintStream err) {
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
         String command = args.length == 0 ? "sample" : args[0];
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         try {

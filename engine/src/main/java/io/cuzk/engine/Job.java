@@ -2,6 +2,7 @@ package io.cuzk.engine;
 
 import io.cuzk.groth16.ProvingKey;
 import io.cuzk.groth16.Witness;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.lang3.Validate;
@@ -60,7 +61,7 @@ public final class Job {
     }
 
     /** Partition i's witness: opened by the caller of this method (from a path) or lent (an object). */
-    Witness openWitness(int i) throws java.io.IOException {
+    Witness openWitness(int i) throws IOException {
         return witnessPaths != null ? Witness.read(witnessPaths.get(i)) : witnesses.get(i);
     }
 

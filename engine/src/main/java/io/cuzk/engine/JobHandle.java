@@ -3,7 +3,9 @@ package io.cuzk.engine;
 import io.cuzk.groth16.Proof;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -61,6 +63,32 @@ public final class JobHandle {
 
     public boolean isDone() {
         return future.isDone();
+    }
+
+    /**
+     * Each partition's time in each phase so far, in milliseconds: queued (waiting for memory),
+     * synthesis, ready (waiting for a device worker), deviceQueue, device, finalize; a phase not
+     * reached yet is absent.
+     */
+    public List<Map<String, Double>> partitionTimes() {
+        List<Map<String, Double>> out = new ArrayList<>(partitions.size());
+        for (Partition p : partitions) {
+            Map<String, Double> m = new LinkedHashMap<>();
+            put(m, "queued", p.submitted, p.reservedAt);
+            put(m, "synthesis", p.synthStart, p.synthEnd);
+            put(m, "ready", p.synthEnd, p.deviceQueued);
+            put(m, "deviceQueue", p.deviceQueued, p.deviceStart);
+            put(m, "device", p.deviceStart, p.deviceEnd);
+            put(m, "finalize", p.finalizeStart, p.finalizeEnd);
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static void put(Map<String, Double> m, String phase, long from, long to) {
+        if (from != 0 && to != 0 && to >= from) {
+            m.put(phase, (to - from) / 1e6);
+        }
     }
 
     /** Each partition's state now. */

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -51,7 +52,7 @@ final class BinFile {
         }
         if (!known) {
             throw new FormatException(name, null, "unsupported version " + Integer.toUnsignedString(version) + " (supported: "
-                    + java.util.Arrays.toString(versions) + ")");
+                    + Arrays.toString(versions) + ")");
         }
         long count = Integer.toUnsignedLong(data.get(U32, 8));
         Map<Integer, Section> sections = new HashMap<>();

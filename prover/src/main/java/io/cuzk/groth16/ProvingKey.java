@@ -15,7 +15,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.commons.lang3.Validate;
 
 /**
@@ -310,7 +312,7 @@ public final class ProvingKey implements AutoCloseable {
                 + b2.segment().byteSize() + c.segment().byteSize() + h.segment().byteSize();
     }
 
-    private final java.util.List<Runnable> closeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
 
     /** Runs hook when the key is closed (device copies of its points are freed this way). */
     public void onClose(Runnable hook) {

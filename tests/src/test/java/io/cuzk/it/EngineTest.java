@@ -99,6 +99,10 @@ class EngineTest {
             verify("chain_main", cp.get(1), tmp);
             verify("multi_main", multi.await(WAIT).get(0), tmp);
             assertEquals(List.of(PartitionState.DONE, PartitionState.DONE), chain.partitionStates());
+            for (var times : chain.partitionTimes()) {
+                assertEquals(List.of("queued", "synthesis", "ready", "deviceQueue", "device", "finalize"), List.copyOf(times.keySet()));
+                assertTrue(times.get("device") > 0 && times.get("synthesis") > 0, times.toString());
+            }
             assertEquals(2, e.keyLoads());
             EngineStatus s = e.status();
             assertEquals(3, s.counters().partitionsDone());
@@ -237,6 +241,29 @@ class EngineTest {
             assertEquals(1, e.keyLoads());
             assertEquals(96, e.status().counters().partitionsDone());
             assertAllReturned(e);
+        }
+    }
+
+    /** Keys stay resident while idle, and are evicted, least recently used first, when the cache is full. */
+    @Test
+    void idleKeysAreKeptUntilTheCacheIsFull() throws Exception {
+        long bytes;
+        try (ProvingKey k = ProvingKey.read(zkey("chain_main"))) {
+            bytes = k.byteSize();
+        }
+        try (Engine big = Engine.start(Config.builder().build())) {
+            for (String c : List.of("chain_main", "multi_main", "chain_main")) {
+                big.submit(Job.ofFiles(zkey(c), List.of(wtns(c)), Priority.NORMAL)).await(WAIT);
+            }
+            assertEquals(2, big.keyLoads(), "an idle key is kept for the next job");
+            assertEquals(2, big.status().memory().keysResident());
+        }
+        try (Engine small = Engine.start(Config.builder().keyCacheBytes(bytes).build())) {
+            for (String c : List.of("chain_main", "multi_main", "chain_main")) {
+                small.submit(Job.ofFiles(zkey(c), List.of(wtns(c)), Priority.NORMAL)).await(WAIT);
+            }
+            assertEquals(3, small.keyLoads(), "with room for one key, the idle chain key was evicted for the multi key");
+            assertTrue(small.status().memory().keyBytes() <= bytes);
         }
     }
 

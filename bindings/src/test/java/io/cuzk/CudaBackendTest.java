@@ -2,8 +2,13 @@ package io.cuzk;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.cuzk.cuda.Device;
+import io.cuzk.cuda.DeviceBuffer;
+import io.cuzk.cuda.Stream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -45,6 +50,31 @@ class CudaBackendTest {
                     }
                 }
             }
+        }
+    }
+
+    /** Device buffers round-trip data, and an arena-scoped one is freed with its arena. */
+    @Test
+    void buffersCopyAndFreeWithTheirArena() {
+        Device d = Device.get(0);
+        try (Stream s = Stream.create(d)) {
+            long before = d.memoryInfo()[0];
+            Arena scope = Arena.ofShared();
+            DeviceBuffer b = DeviceBuffer.allocate(scope, s, 64L << 20);
+            try (Arena host = Arena.ofConfined()) {
+                MemorySegment in = host.allocate(1 << 20), out = host.allocate(1 << 20);
+                for (int i = 0; i < in.byteSize(); i += 8) {
+                    in.set(ValueLayout.JAVA_LONG, i, i * 31L);
+                }
+                b.copyFrom(in, 4096, s);
+                b.copyTo(out, 4096, s);
+                s.synchronize();
+                assertArrayEquals(in.toArray(ValueLayout.JAVA_BYTE), out.toArray(ValueLayout.JAVA_BYTE));
+            }
+            scope.close();
+            s.synchronize();
+            assertThrows(IllegalStateException.class, b::pointer, "freed with its arena");
+            assertTrue(before > 0);
         }
     }
 

@@ -1,13 +1,15 @@
 package io.cuzk.cuda;
 
 import io.cuzk.internal.cudart_h;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.apache.commons.lang3.Validate;
 
 /**
  * Device memory. {@link #allocate} takes it from the device's stream-ordered memory pool
  * (cudaMallocAsync) on a stream, and {@link #close()} gives it back on the same stream
- * (cudaFreeAsync), so neither waits for the device nor calls cudaMalloc; {@link #allocateSync}
+ * (cudaFreeAsync), so neither waits for the device nor calls cudaMalloc; {@link #allocate(Arena,
+ * Stream, long)} ties the buffer to an arena instead; {@link #allocateSync}
  * uses cudaMalloc and cudaFree. The device pointer is not host memory: it is exposed as an address
  * only, for passing to kernels.
  */
@@ -31,6 +33,16 @@ public final class DeviceBuffer implements AutoCloseable {
         stream.device().makeCurrent();
         MemorySegment p = CudaRuntime.pointerOut(out -> cudart_h.cudaMallocAsync(out, bytes, stream.handle()), "cudaMallocAsync(" + bytes + ")");
         return new DeviceBuffer(stream.device(), stream, p, bytes);
+    }
+
+    /**
+     * bytes of device memory from the pool whose lifetime is the arena's: closing the arena frees it
+     * on the stream (close() frees it earlier).
+     */
+    public static DeviceBuffer allocate(Arena arena, Stream stream, long bytes) {
+        DeviceBuffer b = allocate(stream, bytes);
+        MemorySegment.ofAddress(b.pointer.address()).reinterpret(arena, p -> b.close());
+        return b;
     }
 
     /** bytes of device memory from cudaMalloc (synchronous). */

@@ -15,7 +15,7 @@ summary=()
 step() { echo "== $*" | tee -a "$OUT/steps.log"; }
 
 step "device"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1 || echo "no nvidia-smi" > "$OUT/gpu.txt"
 summary+=("gpu: $(head -1 "$OUT/gpu.txt")")
 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.cuzk.cli.Main info > "$OUT/info.txt" 2>&1
 summary+=("$(grep '^backend:' "$OUT/info.txt")")
@@ -51,7 +51,11 @@ step "engine workload on the GPU"
 s="$root/.device/circuits/poseidon-bn254"
 timeout 120 "$JAVA" "${JOPTS[@]}" -cp "$CP" io.cuzk.cli.Main workload --zkey "$s/circuit.zkey" --wtns "$s/witness.wtns" \
   --jobs 10 --partitions 10 --backend cuda --json > "$OUT/workload.json" 2> "$OUT/workload.err"
-summary+=("workload: $(head -c 400 "$OUT/workload.json")")
+if [ -s "$OUT/workload.json" ]; then
+  summary+=("workload: $(head -c 400 "$OUT/workload.json")")
+else
+  summary+=("workload: FAILED ($(tail -1 "$OUT/workload.err"))")
+fi
 
 echo
 echo "==== cuzk device check ($(date -u +%Y-%m-%dT%H:%MZ)) ===="

@@ -125,10 +125,10 @@ void start(cuzk_cuda_msm& h, cudaStream_t s, const cuzk_msm_config& cfg, const v
     check_launch("segment_kernel");
     window_kernel<G><<<blocks(sh.windows, 32), 32, 0, s>>>(sh, seg_sum.ptr, seg_weighted.ptr, window.ptr);
     check_launch("window_kernel");
+    check(cudaEventCreateWithFlags(&h.done, cudaEventDisableTiming | cudaEventBlockingSync), "cudaEventCreateWithFlags");
     h.window_bytes = sh.windows * sizeof(P);
     h.windows = take_pinned(h.window_bytes);
     check(cudaMemcpyAsync(h.windows, window.ptr, h.window_bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync(window sums)");
-    check(cudaEventCreateWithFlags(&h.done, cudaEventDisableTiming | cudaEventBlockingSync), "cudaEventCreateWithFlags");
     check(cudaEventRecord(h.done, s), "cudaEventRecord");
     // the buffers above go back to the stream-ordered pool here, after the queued work
 }
@@ -196,6 +196,9 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream, const c
                 start<G>(*h, static_cast<cudaStream_t>(stream), *config, d_bases, d_scalars);
             });
         } catch (...) {
+            // work may already be queued that writes into the handle's pinned buffer: let it drain
+            // before the buffer goes back to the free list
+            cudaStreamSynchronize(static_cast<cudaStream_t>(stream));
             release(h);
             throw;
         }

@@ -27,7 +27,7 @@ __global__ void bitrev_kernel(Fr* a, int log_n) {
 
 // One block per group of 2^k elements, 2^(k-1) threads, the group in shared memory.
 template <class Fr>
-__global__ void group_kernel(Fr* a, const Fr* twiddles, int log_n, int s0, int k) {
+__global__ void __launch_bounds__(1 << (gpu::NTT_MAX_GROUP_LOG - 1)) group_kernel(Fr* a, const Fr* twiddles, int log_n, int s0, int k) {
     extern __shared__ uint64_t smem[];
     Fr* shared = reinterpret_cast<Fr*>(smem);
     const uint64_t g = blockIdx.x;
@@ -73,6 +73,9 @@ const Fr* device_twiddles(int device, int log_n, unsigned host_threads) {
     void* p = nullptr;
     check(cudaMalloc(&p, count * sizeof(Fr)), "cudaMalloc(twiddles)");  // kept for the process: not per call
     check(cudaMemcpy(p, dom->twiddle.data(), dom->twiddle.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(twiddles)");
+    // a pageable cudaMemcpy may return before its DMA lands, and the callers' streams are
+    // non-blocking (not ordered after the legacy stream): wait before publishing the table
+    check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize(legacy)");
     tables[key] = static_cast<Fr*>(p);
     return static_cast<Fr*>(p);
 }
@@ -100,6 +103,7 @@ std::pair<const Fr*, const Fr*> coset_tables(int device, int log_n, const Fr& g)
     check(cudaMalloc(&dh, high.size() * sizeof(Fr)), "cudaMalloc(coset table)");
     check(cudaMemcpy(dl, low.data(), low.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(coset table)");
     check(cudaMemcpy(dh, high.data(), high.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(coset table)");
+    check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize(legacy)");  // as for the twiddles
     auto t = std::make_pair(static_cast<Fr*>(dl), static_cast<Fr*>(dh));
     tables[key] = t;
     return t;

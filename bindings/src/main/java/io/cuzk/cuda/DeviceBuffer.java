@@ -41,8 +41,22 @@ public final class DeviceBuffer implements AutoCloseable {
      */
     public static DeviceBuffer allocate(Arena arena, Stream stream, long bytes) {
         DeviceBuffer b = allocate(stream, bytes);
-        MemorySegment.ofAddress(b.pointer.address()).reinterpret(arena, p -> b.close());
+        MemorySegment.ofAddress(b.pointer.address()).reinterpret(arena, p -> b.closeQuietly());
         return b;
+    }
+
+    /** For arena cleanup: frees on the stream while it lives, else synchronously; never throws. */
+    private synchronized void closeQuietly() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        device.makeCurrent();
+        if (stream != null && stream.open()) {
+            cudart_h.cudaFreeAsync(pointer, stream.handle());
+        } else {
+            cudart_h.cudaFree(pointer);
+        }
     }
 
     /** bytes of device memory from cudaMalloc (synchronous). */

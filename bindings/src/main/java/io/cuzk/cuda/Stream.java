@@ -36,6 +36,11 @@ public final class Stream implements AutoCloseable {
         return handle;
     }
 
+    /** False once closed. */
+    public synchronized boolean open() {
+        return !closed;
+    }
+
     /** Waits for everything queued so far. */
     public void synchronize() {
         device.makeCurrent();

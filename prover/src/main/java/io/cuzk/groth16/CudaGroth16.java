@@ -12,6 +12,8 @@ import io.cuzk.cuda.Event;
 import io.cuzk.cuda.Stream;
 import io.cuzk.internal.CudaChecked;
 import io.cuzk.internal.cuzk_cuda_h;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -81,15 +83,39 @@ public final class CudaGroth16 {
             this.b2 = b2;
         }
 
-        /** Waits: once the device has copied a, b, c, abcTaken runs; then the MSMs' results. */
+        /**
+         * Waits: once the device has copied a, b, c, abcTaken runs; then the MSMs' results. Every
+         * handle is finished (and so freed) and the G2 MSM joined even when one of them fails.
+         */
         public Groth16Prover.Msms finish() {
+            RuntimeException failure = null;
             try {
                 copied.synchronize();
+                abcTaken.run();
+            } catch (RuntimeException e) {
+                failure = e;  // a, b, c stay with the caller's arena; the handles below still get freed
             } finally {
                 copied.close();
             }
-            abcTaken.run();
-            return new Groth16Prover.Msms(a.finish(), b1.finish(), b2.join(), c.finish(), h.finish());
+            Point[] g1 = new Point[4];
+            CudaBackend.PendingMsm[] all = {a, b1, c, h};
+            for (int i = 0; i < all.length; i++) {
+                try {
+                    g1[i] = all[i].finish();
+                } catch (RuntimeException e) {
+                    failure = failure == null ? e : failure;
+                }
+            }
+            Point g2;
+            try {
+                g2 = b2.join();
+            } catch (RuntimeException e) {
+                throw failure != null ? failure : e;
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return new Groth16Prover.Msms(g1[0], g1[1], g2, g1[2], g1[3]);
         }
     }
 
@@ -104,30 +130,54 @@ public final class CudaGroth16 {
         Curve curve = key.curve();
         int n = key.domainSize();
         long bytes = (long) n * Curve.SCALAR_BYTES;
-        DeviceBuffer da = DeviceBuffer.allocate(stream, bytes), db = DeviceBuffer.allocate(stream, bytes),
-                dc = DeviceBuffer.allocate(stream, bytes), dw = DeviceBuffer.allocate(stream, witness.segment().byteSize());
+        List<DeviceBuffer> buffers = new ArrayList<>();
+        List<CudaBackend.PendingMsm> started = new ArrayList<>();
+        Event copied = null;
+        CompletableFuture<Point> g2 = null;
         try {
+            DeviceBuffer da = DeviceBuffer.allocate(stream, bytes);
+            buffers.add(da);
+            DeviceBuffer db = DeviceBuffer.allocate(stream, bytes);
+            buffers.add(db);
+            DeviceBuffer dc = DeviceBuffer.allocate(stream, bytes);
+            buffers.add(dc);
+            DeviceBuffer dw = DeviceBuffer.allocate(stream, witness.segment().byteSize());
+            buffers.add(dw);
             da.copyFrom(a.segment(), 0, stream);
             db.copyFrom(b.segment(), 0, stream);
             dc.copyFrom(c.segment(), 0, stream);
             dw.copyFrom(witness.segment(), 0, stream);
-            Event copied = Event.create(gpu.device(), false);
+            copied = Event.create(gpu.device(), false);
             copied.record(stream);
             CudaChecked.check(cuzk_cuda_h.cuzk_cuda_groth16_h(gpu.device().ordinal(), stream.handle(), curve.id(),
                     Integer.numberOfTrailingZeros(n), da.pointer(), db.pointer(), dc.pointer()), "cuzk_cuda_groth16_h");
-            CompletableFuture<Point> g2 = CompletableFuture.supplyAsync(() -> cpu.msm(key.b2(), witness), cpuWork);
+            g2 = CompletableFuture.supplyAsync(() -> cpu.msm(key.b2(), witness), cpuWork);
             long nVars = key.nVars();
-            CudaBackend.PendingMsm pa = gpu.startMsm(stream, curve, r.a(), dw, nVars, ScalarForm.CANONICAL);
-            CudaBackend.PendingMsm pb1 = gpu.startMsm(stream, curve, r.b1(), dw, nVars, ScalarForm.CANONICAL);
-            CudaBackend.PendingMsm pc = startC(gpu, stream, key, r, dw);
-            CudaBackend.PendingMsm ph = gpu.startMsm(stream, curve, r.h(), da, n, ScalarForm.MONTGOMERY);
-            return new Pending(copied, abcTaken, pa, pb1, pc, ph, g2);
+            started.add(gpu.startMsm(stream, curve, r.a(), dw, nVars, ScalarForm.CANONICAL));
+            started.add(gpu.startMsm(stream, curve, r.b1(), dw, nVars, ScalarForm.CANONICAL));
+            started.add(startC(gpu, stream, key, r, dw));
+            started.add(gpu.startMsm(stream, curve, r.h(), da, n, ScalarForm.MONTGOMERY));
+            return new Pending(copied, abcTaken, started.get(0), started.get(1), started.get(2), started.get(3), g2);
+        } catch (RuntimeException e) {
+            // leave nothing behind: finished handles free their native state, the G2 MSM stops
+            // reading the witness before the caller may free it
+            for (CudaBackend.PendingMsm m : started) {
+                try {
+                    m.finish();
+                } catch (RuntimeException ignored) {
+                    // the first failure is the one reported
+                }
+            }
+            if (g2 != null) {
+                g2.handle((v, x) -> null).join();
+            }
+            if (copied != null) {
+                copied.close();
+            }
+            throw e;
         } finally {
-            // stream-ordered frees: they take effect after the kernels queued above
-            da.close();
-            db.close();
-            dc.close();
-            dw.close();
+            // stream-ordered frees: they take effect after whatever was queued above
+            buffers.forEach(DeviceBuffer::close);
         }
     }
 

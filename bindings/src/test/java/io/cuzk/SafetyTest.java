@@ -63,7 +63,8 @@ class SafetyTest {
 
     /**
      * Closing a shared arena while a native MSM reads it fails with IllegalStateException (the call
-     * holds the arena open); the MSM completes with the right answer and the arena closes after.
+     * holds the arena open); the MSM completes with the right answer and the arena closes after. The
+     * close loop may also win just after the call releases the arena, before the future completes.
      */
     @Test
     void closingASharedArenaDuringAKernelWaitsForIt() throws Exception {
@@ -98,8 +99,13 @@ class SafetyTest {
         } catch (ExecutionException e) {
             failure = e.getCause();
         }
-        if (closed) {
+        if (closed && refusals.get() == 0) {
+            // the close won before the call acquired the arena
             assertTrue(failure instanceof IllegalStateException, "an MSM on a closed arena must be refused: " + failure);
+        } else if (closed) {
+            // the close was refused while the native call held the arena, then succeeded in the
+            // instant after the call released it and before the future completed
+            assertEquals(expected, result, "the MSM that held the arena must finish correctly: " + failure);
         } else {
             assertTrue(refusals.get() > 0);
             assertEquals(expected, result, "the MSM that kept the arena open must finish correctly");

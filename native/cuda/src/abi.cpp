@@ -16,6 +16,11 @@
 #define CUZK_IMPL_NS adx
 #include "impl.hpp"
 #undef CUZK_IMPL_NS
+namespace cuzk {
+namespace ifma {
+cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
+}
+}  // namespace cuzk
 #endif
 
 #ifndef CUZK_VERSION_STRING
@@ -41,16 +46,21 @@ uint32_t available_isas() {
     uint32_t mask = 1u << CUZK_CPU_ISA_PORTABLE;
 #if CUZK_HAVE_ADX_PATH
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx")) mask |= 1u << CUZK_CPU_ISA_X86_ADX;
+    if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx")) {
+        mask |= 1u << CUZK_CPU_ISA_X86_ADX;
+        // libgcc reports AVX-512 only when the OS saves its registers (XCR0).
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma")) mask |= 1u << CUZK_CPU_ISA_X86_IFMA;
+    }
 #endif
     return mask;
 }
 
 uint32_t best_isa(uint32_t mask) {
+    if (mask & (1u << CUZK_CPU_ISA_X86_IFMA)) return CUZK_CPU_ISA_X86_IFMA;
     return (mask & (1u << CUZK_CPU_ISA_X86_ADX)) ? CUZK_CPU_ISA_X86_ADX : CUZK_CPU_ISA_PORTABLE;
 }
 
-// The path in use: the best available unless CUZK_CPU_ISA (portable, x86-adx) or
+// The path in use: the best available unless CUZK_CPU_ISA (portable, x86-adx, x86-ifma) or
 // cuzk_set_cpu_isa says otherwise.
 std::atomic<uint32_t>& current_isa() {
     static std::atomic<uint32_t> isa{[] {
@@ -58,20 +68,26 @@ std::atomic<uint32_t>& current_isa() {
         const char* env = std::getenv("CUZK_CPU_ISA");
         if (env && std::strcmp(env, "portable") == 0) return (uint32_t)CUZK_CPU_ISA_PORTABLE;
         if (env && std::strcmp(env, "x86-adx") == 0 && (mask & (1u << CUZK_CPU_ISA_X86_ADX))) return (uint32_t)CUZK_CPU_ISA_X86_ADX;
+        if (env && std::strcmp(env, "x86-ifma") == 0 && (mask & (1u << CUZK_CPU_ISA_X86_IFMA))) return (uint32_t)CUZK_CPU_ISA_X86_IFMA;
         return best_isa(mask);
     }()};
     return isa;
 }
 
-// Calls fn's portable or x86-adx implementation, whichever is in use.
+// Calls fn's portable or x86-adx implementation, whichever is in use (x86-ifma differs from
+// x86-adx only in the MSM: CUZK_DISPATCH_MSM).
 #if CUZK_HAVE_ADX_PATH
 #define CUZK_DISPATCH(fn, ...) \
-    (current_isa().load(std::memory_order_relaxed) == CUZK_CPU_ISA_X86_ADX ? cuzk::adx::fn(__VA_ARGS__) : cuzk::portable::fn(__VA_ARGS__))
+    (current_isa().load(std::memory_order_relaxed) != CUZK_CPU_ISA_PORTABLE ? cuzk::adx::fn(__VA_ARGS__) : cuzk::portable::fn(__VA_ARGS__))
+#define CUZK_DISPATCH_MSM(...) \
+    (current_isa().load(std::memory_order_relaxed) == CUZK_CPU_ISA_X86_IFMA ? cuzk::ifma::impl_msm(__VA_ARGS__) : CUZK_DISPATCH(impl_msm, __VA_ARGS__))
 #else
 #define CUZK_DISPATCH(fn, ...) cuzk::portable::fn(__VA_ARGS__)
+#define CUZK_DISPATCH_MSM(...) cuzk::portable::impl_msm(__VA_ARGS__)
 #endif
 
 const char* isa_name(uint32_t isa) {
+    if (isa == CUZK_CPU_ISA_X86_IFMA) return "x86-64 BMI2/ADX + AVX-512 IFMA";
     return isa == CUZK_CPU_ISA_X86_ADX ? "x86-64 BMI2/ADX" : "portable";
 }
 
@@ -126,7 +142,7 @@ CUZK_API cuzk_status_t cuzk_get_library_info(cuzk_library_info* out) {
 
 CUZK_API cuzk_status_t cuzk_set_cpu_isa(uint32_t isa) {
     return guarded("cuzk_set_cpu_isa", [&] {
-        require(isa <= CUZK_CPU_ISA_X86_ADX, "unknown CPU code path " + std::to_string(isa));
+        require(isa <= CUZK_CPU_ISA_X86_IFMA, "unknown CPU code path " + std::to_string(isa));
         uint32_t mask = available_isas();
         if (isa == CUZK_CPU_ISA_AUTO) isa = best_isa(mask);
         if (!(mask & (1u << isa)))
@@ -167,7 +183,7 @@ CUZK_API cuzk_status_t cuzk_point_op(uint32_t curve, uint32_t group, uint32_t op
 }
 
 CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
-    return CUZK_DISPATCH(impl_msm, config, bases, scalars, result);
+    return CUZK_DISPATCH_MSM(config, bases, scalars, result);
 }
 
 CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data) {

@@ -16,6 +16,7 @@
 #include "cuzk/curve.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "errors.hpp"
+#include "ifma.hpp"
 #include "pool.hpp"
 
 CUZK_NS_BEGIN
@@ -172,6 +173,14 @@ public:
 
 // Below this many points per task the affine batches do not pay for their inversions.
 constexpr size_t MSM_BATCH_AFFINE_MIN = 512;
+#if defined(CUZK_BATCH_IFMA)
+// Most points the x86-ifma path converts (above it, its copy of the bases would cost too much
+// memory), and its largest batch.
+constexpr uint64_t MSM_IFMA_MAX_POINTS = (uint64_t)1 << 23;
+#ifndef MSM_IFMA_BATCH
+#define MSM_IFMA_BATCH 1024
+#endif
+#endif
 
 template <class G>
 void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool montgomery,
@@ -237,6 +246,17 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
     if (splits > n) splits = n;
     const size_t per_split = (n + splits - 1) / splits;
 
+#if defined(CUZK_BATCH_IFMA)
+    // The x86-ifma path does G1's batched additions eight at a time; it needs the bases in its
+    // own form, a copy of 2 x 8 x ceil((bits + 3) / 52) bytes per point made once per call
+    // (capped, so that very large calls use the scalar batches instead of doubling their memory).
+    constexpr bool prime_field = lanes::is_prime_field<typename G::F>::value;
+    std::unique_ptr<std::conditional_t<prime_field, lanes::LanesPoint<G>, char>[]> lanes;
+    if constexpr (prime_field) {
+        if (per_split >= MSM_BATCH_AFFINE_MIN && n <= MSM_IFMA_MAX_POINTS) lanes = lanes::lanes_bases(bases, n, threads);
+    }
+#endif
+
     std::vector<P> partial((size_t)windows * splits, P::infinity());
     parallel_for(threads, (size_t)windows * splits, [&](size_t task) {
         const int w = (int)(task / splits);
@@ -245,6 +265,27 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
         const size_t end = std::min<size_t>(n, begin + per_split);
         // sum_{j} (j + 1) * bucket[j] by running sums from the top.
         P running = P::infinity(), acc = P::infinity();
+#if defined(CUZK_BATCH_IFMA)
+        if constexpr (prime_field) {
+            if (lanes && end - begin >= MSM_BATCH_AFFINE_MIN) {
+                lanes::IfmaBuckets<G> bucket(bases, lanes.get(), buckets,
+                                            std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, buckets / 2)));
+                for (size_t i = begin; i < end; i++) {
+                    int d = booth_digit(k + 4 * i, w, c);
+                    if (d == 0 || bases[i].is_inf()) continue;
+                    if (d > 0) bucket.add((uint32_t)(d - 1), i, false);
+                    else bucket.add((uint32_t)(-d - 1), i, true);
+                }
+                bucket.finish();
+                for (size_t j = buckets; j-- > 0;) {
+                    bucket.add_to(j, running);
+                    acc.add(running);
+                }
+                partial[task] = acc;
+                return;
+            }
+        }
+#endif
         if (end - begin >= MSM_BATCH_AFFINE_MIN) {
             BatchAffineBuckets<G> bucket(buckets, std::min<size_t>(1024, std::max<size_t>(64, buckets / 4)));
             for (size_t i = begin; i < end; i++) {

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static io.cuzk.CpuIsa.PORTABLE;
+import static io.cuzk.CpuIsa.X86_ADX;
+import static io.cuzk.CpuIsa.X86_IFMA;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
@@ -11,14 +14,16 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every CPU code path this machine can run gives the same results: the portable C++ path (run here
- * whatever the CPU) and the x86-64 BMI2/ADX path (skipped, saying so, on CPUs without it). The
- * other tests run on the default path; this one runs MSM, NTT, point checks and field arithmetic
- * on each path and compares them byte for byte, and the MSM with its known answer.
+ * whatever the CPU), the x86-64 BMI2/ADX path and the AVX-512 IFMA path (each skipped, saying so,
+ * on CPUs without it). The other tests run on the default path (the best available); this one
+ * runs MSM, NTT, point checks and field arithmetic on each path and compares them byte for byte,
+ * and the MSM with its known answer.
  */
 class CpuIsaTest {
     @AfterEach
@@ -78,11 +83,66 @@ class CpuIsaTest {
     void theAdxPathMatchesThePortablePath() {
         assumeTrue(Cuzk.libraryInfo().availableCpuIsas().contains(CpuIsa.X86_ADX),
                 "this CPU or build has no BMI2/ADX code path: only the portable path was checked");
-        Outputs portable = runEverything(CpuIsa.PORTABLE);
-        Outputs adx = runEverything(CpuIsa.X86_ADX);
-        assertEquals(portable.bytes().size(), adx.bytes().size());
+        assertMatchesPortable(X86_ADX);
+    }
+
+    static void assertMatchesPortable(CpuIsa isa) {
+        Outputs portable = runEverything(PORTABLE);
+        Outputs other = runEverything(isa);
+        assertEquals(portable.bytes().size(), other.bytes().size());
         for (int i = 0; i < portable.bytes().size(); i++) {
-            assertArrayEquals(portable.bytes().get(i), adx.bytes().get(i), "output " + i);
+            assertArrayEquals(portable.bytes().get(i), other.bytes().get(i), isa + " output " + i);
+        }
+    }
+
+    @Test
+    void theIfmaPathMatchesThePortablePath() {
+        assumeTrue(Cuzk.libraryInfo().availableCpuIsas().contains(CpuIsa.X86_IFMA),
+                "this CPU or build has no AVX-512 IFMA code path: it was not checked");
+        assertMatchesPortable(X86_IFMA);
+    }
+
+    /**
+     * The IFMA path's G1 MSM on inputs that take its rarer branches (equal x coordinates sent to
+     * the overflow sums, negated points, zero scalars, infinity, batches that are not a multiple
+     * of eight), at sizes around its thresholds, against the portable path's answer.
+     */
+    @Test
+    void theIfmaMsmMatchesOnEdgeInputs() {
+        assumeTrue(Cuzk.libraryInfo().availableCpuIsas().contains(CpuIsa.X86_IFMA),
+                "this CPU or build has no AVX-512 IFMA code path: it was not checked");
+        for (Curve c : Curve.values()) {
+            for (int n : new int[] {511, 512, 513, 1000, 4099}) {
+                try (Arena a = Arena.ofConfined()) {
+                    Random rnd = new Random(n);
+                    PointVector gs = PointVector.allocate(a, c, Group.G1, n);
+                    ScalarVector m = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+                    ScalarVector k = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+                    for (int i = 0; i < n; i++) {
+                        gs.set(i, Points.generator(c, Group.G1));
+                        // few distinct bases (equal and opposite points meet in the buckets)
+                        BigInteger v = BigInteger.valueOf(1 + rnd.nextInt(6));
+                        m.set(i, rnd.nextBoolean() ? v : c.r().subtract(v));
+                        // scalars from a small set, zeros, r - 1 and values above r
+                        k.set(i, switch (rnd.nextInt(6)) {
+                            case 0 -> BigInteger.ZERO;
+                            case 1 -> c.r().subtract(BigInteger.ONE);
+                            case 2 -> BigInteger.valueOf(rnd.nextInt(5));
+                            case 3 -> c.r().add(BigInteger.valueOf(rnd.nextInt(1000)));
+                            default -> new BigInteger(c.r().bitLength() - 1, rnd);
+                        });
+                    }
+                    PointVector bases = PointVector.allocate(a, c, Group.G1, n);
+                    Points.multiply(gs, m, bases);
+                    bases.set(n / 2, Point.infinity(c, Group.G1));
+                    Cuzk.setCpuIsa(CpuIsa.PORTABLE);
+                    Point expected = Backend.cpu().msm(bases, k);
+                    Cuzk.setCpuIsa(CpuIsa.X86_IFMA);
+                    for (int threads : new int[] {1, 2}) {
+                        assertEquals(expected, Backend.cpu(threads).msm(bases, k), c + " n=" + n + " threads=" + threads);
+                    }
+                }
+            }
         }
     }
 
@@ -90,7 +150,10 @@ class CpuIsaTest {
     void autoPicksTheBestAvailable() {
         Cuzk.setCpuIsa(CpuIsa.AUTO);
         Cuzk.LibraryInfo info = Cuzk.libraryInfo();
-        assertTrue(info.availableCpuIsas().contains(CpuIsa.PORTABLE));
-        assertEquals(info.availableCpuIsas().contains(CpuIsa.X86_ADX) ? CpuIsa.X86_ADX : CpuIsa.PORTABLE, info.cpuIsa());
+        Set<CpuIsa> available = info.availableCpuIsas();
+        assertTrue(available.contains(PORTABLE));
+        CpuIsa best = available.contains(X86_IFMA) ? X86_IFMA : available.contains(X86_ADX) ? X86_ADX : PORTABLE;
+        assertEquals(best, info.cpuIsa());
+        assertTrue(!available.contains(X86_IFMA) || available.contains(X86_ADX), "IFMA implies the ADX path");
     }
 }

@@ -1,0 +1,438 @@
+// Eight Montgomery products at once with AVX-512 IFMA (vpmadd52luq / vpmadd52huq).
+//
+// An element is held in K limbs of 52 bits (radix 2^52, Montgomery radix R' = 2^(52K)), one
+// element per 64-bit lane, so a vector of K registers holds the same limb of eight independent
+// elements. The field's ordinary form is x*R mod p in 64-bit limbs (R = 2^(64N)); the two forms
+// convert with one scalar product each (to_lanes_form / from_lanes_form).
+//
+// Bounds: K is chosen so that 4p < R', which makes the Montgomery product of two values below 4p
+// come out below 2p; subtractions add p or 2p to stay non-negative. Values kept in buckets are
+// canonical (below p) so that equal x coordinates can be recognised by comparing words.
+//
+// Only compiled into the x86-ifma code path (see CMakeLists.txt), and only the functions marked
+// CUZK_IFMA are compiled for AVX-512: the translation unit itself is built for plain x86-64, so
+// no shared (COMDAT) template instance can pick up AVX-512 instructions. Callers check CPUID.
+#pragma once
+#if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
+#include <immintrin.h>
+
+#define CUZK_IFMA __attribute__((target("avx512f,avx512ifma")))
+// GCC 12 warns about the deliberately undefined pass-through operand of the AVX-512 shifts.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include <cstring>
+
+#include "cuzk/field.hpp"
+
+CUZK_NS_BEGIN
+namespace lanes {
+
+constexpr uint64_t MASK52 = (1ull << 52) - 1;
+
+// 64-bit limbs (N words) to 52-bit limbs (K words) of the same integer; the integer must fit.
+template <int N, int K>
+inline void to52(const uint64_t* a, uint64_t* r) {
+    for (int j = 0; j < K; j++) {
+        const int bit = 52 * j, w = bit / 64, s = bit % 64;
+        uint64_t v = w < N ? a[w] >> s : 0;
+        if (s > 12 && w + 1 < N) v |= a[w + 1] << (64 - s);
+        r[j] = v & MASK52;
+    }
+}
+
+// 52-bit limbs (normalised) to 64-bit limbs; the integer must fit in N words.
+template <int N, int K>
+inline void from52(const uint64_t* a, uint64_t* r) {
+    for (int i = 0; i < N; i++) r[i] = 0;
+    for (int j = 0; j < K; j++) {
+        const int bit = 52 * j, w = bit / 64, s = bit % 64;
+        if (w < N) r[w] |= a[j] << s;
+        if (s > 12 && w + 1 < N) r[w + 1] |= a[j] >> (64 - s);
+    }
+}
+
+template <class F>
+struct Lanes {
+    using P = typename F::Params;
+    static constexpr int N = F::N;
+    static constexpr int K = (P::BITS + 3 + 51) / 52;  // 4p < 2^(52K)
+    static_assert(52 * K <= 64 * N + 64, "the 52-bit form must fit one extra word");
+
+    struct Consts {
+        uint64_t p[K], p2[K];    // p and 2p in 52-bit limbs
+        uint64_t one[K];         // R' mod p: 1 in the lanes form
+        uint64_t pinv;           // -p^-1 mod 2^52
+        F to_lanes, from_lanes;  // raw words R' mod p and R^2/R' mod p, as F multipliers
+    };
+
+    // 2^e as an element of F (e may be negative).
+    static F pow2(int e) {
+        F x = F::one();
+        if (e >= 0) {
+            for (int i = 0; i < e; i++) x = x.dbl();
+        } else {
+            F half = F::one().dbl().inv();
+            for (int i = 0; i < -e; i++) x = x * half;
+        }
+        return x;
+    }
+
+    static const Consts& consts() {
+        static const Consts c = [] {
+            Consts k{};
+            const Limbs<N> m = P::modulus();
+            to52<N, K>(m.v, k.p);
+            uint64_t m2[N + 1];
+            uint64_t carry = 0;
+            for (int i = 0; i < N; i++) carry = add_carry(m.v[i], m.v[i], carry, m2[i]);
+            m2[N] = carry;
+            to52<N + 1, K>(m2, k.p2);
+            k.pinv = P::INV & MASK52;
+            // The stored words of an element of value v are v*R. R' mod p as stored words is the
+            // element of value R'/R; R^2/R' as stored words is the element of value R/R'.
+            F one_lanes = pow2(52 * K - 64 * N);
+            to52<N, K>(one_lanes.l, k.one);
+            k.to_lanes = one_lanes;
+            k.from_lanes = pow2(64 * N - 52 * K);
+            return k;
+        }();
+        return c;
+    }
+
+    // Ordinary form (x*R, canonical) to the lanes form (x*R', canonical, 52-bit limbs).
+    static void to_lanes_form(const F& x, uint64_t* r) {
+        F t = x * consts().to_lanes;  // x*R * R' / R = x*R'
+        to52<N, K>(t.l, r);
+    }
+
+    // Lanes form (below 2p) to the ordinary form.
+    static F from_lanes_form(const uint64_t* a) {
+        F t;
+        from52<N, K>(a, t.l);
+        F::reduce_once(t.l);
+        return t * consts().from_lanes;  // x*R' * R^2/R' / R = x*R
+    }
+
+    // p - a for canonical a (0 stays 0), in 52-bit limbs.
+    static void neg(const uint64_t* a, uint64_t* r) {
+        uint64_t any = 0;
+        for (int j = 0; j < K; j++) any |= a[j];
+        if (!any) {
+            for (int j = 0; j < K; j++) r[j] = 0;
+            return;
+        }
+        const Consts& c = consts();
+        int64_t borrow = 0;
+        for (int j = 0; j < K; j++) {
+            int64_t d = (int64_t)c.p[j] - (int64_t)a[j] + borrow;
+            r[j] = (uint64_t)d & MASK52;
+            borrow = d >> 52;
+        }
+    }
+
+    static bool equal(const uint64_t* a, const uint64_t* b) {
+        uint64_t d = 0;
+        for (int j = 0; j < K; j++) d |= a[j] ^ b[j];
+        return d == 0;
+    }
+
+    // ---- vector operations on eight elements: V[j] holds limb j of each lane ----
+    // alignas: outside AVX-512 code GCC gives __m512i only 16-byte alignment.
+    struct alignas(64) V {
+        __m512i l[K];
+    };
+
+    CUZK_IFMA static inline __m512i bc(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+
+    // Carry-propagates limbs holding signed 64-bit partial sums into 52-bit limbs and returns
+    // the final carry: -1 in the lanes whose value was negative, else 0 for values that fit.
+    CUZK_IFMA static inline __m512i normalize(__m512i* t) {
+        const __m512i mask = bc(MASK52);
+        __m512i carry = _mm512_setzero_si512();
+        for (int j = 0; j < K; j++) {
+            __m512i v = _mm512_add_epi64(t[j], carry);
+            carry = _mm512_srai_epi64(v, 52);
+            t[j] = _mm512_and_si512(v, mask);
+        }
+        return carry;
+    }
+
+    // a * b / R' mod p, for a, b below 4p; the result is below 2p.
+    CUZK_IFMA static inline V mul(const V& a, const V& b) {
+        const Consts& c = consts();
+        const __m512i zero = _mm512_setzero_si512();
+        const __m512i pinv = bc(c.pinv);
+        __m512i p[K];
+        for (int j = 0; j < K; j++) p[j] = bc(c.p[j]);
+        __m512i t[K + 1];
+        for (int j = 0; j <= K; j++) t[j] = zero;
+        for (int i = 0; i < K; i++) {
+            const __m512i bi = b.l[i];
+            for (int j = 0; j < K; j++) {
+                t[j] = _mm512_madd52lo_epu64(t[j], a.l[j], bi);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[j], bi);
+            }
+            const __m512i m = _mm512_madd52lo_epu64(zero, t[0], pinv);
+            for (int j = 0; j < K; j++) {
+                t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
+            }
+            // t[0] is now a multiple of 2^52: shift the whole sum down one limb.
+            const __m512i carry = _mm512_srli_epi64(t[0], 52);
+            for (int j = 0; j < K; j++) t[j] = t[j + 1];
+            t[0] = _mm512_add_epi64(t[0], carry);
+            t[K] = zero;
+        }
+        normalize(t);
+        V r;
+        for (int j = 0; j < K; j++) r.l[j] = t[j];
+        return r;
+    }
+
+    // a - b + kp for b below kp (k = 1 or 2, as given by the limbs kp); normalised.
+    CUZK_IFMA static inline V sub(const V& a, const V& b, const uint64_t* kp) {
+        __m512i t[K];
+        for (int j = 0; j < K; j++) t[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bc(kp[j])), b.l[j]);
+        normalize(t);
+        V r;
+        for (int j = 0; j < K; j++) r.l[j] = t[j];
+        return r;
+    }
+
+    // a - p where that is non-negative, else a (one conditional subtraction).
+    CUZK_IFMA static inline void reduce_once(V& a) {
+        const Consts& c = consts();
+        __m512i t[K];
+        for (int j = 0; j < K; j++) t[j] = _mm512_sub_epi64(a.l[j], bc(c.p[j]));
+        // a final borrow (carry = -1) means a < p: keep a
+        const __m512i carry = normalize(t);
+        const __mmask8 keep_t = _mm512_cmpeq_epi64_mask(carry, _mm512_setzero_si512());
+        for (int j = 0; j < K; j++) a.l[j] = _mm512_mask_blend_epi64(keep_t, a.l[j], t[j]);
+    }
+};
+
+}  // namespace lanes
+CUZK_NS_END
+#pragma GCC diagnostic pop
+#endif
+
+#if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "cuzk/curve.hpp"
+#include "pool.hpp"
+
+CUZK_NS_BEGIN
+namespace lanes {
+
+template <class F>
+struct is_prime_field : std::false_type {};
+template <class P>
+struct is_prime_field<Field<P>> : std::true_type {};
+
+// An affine point in the lanes form (canonical 52-bit limbs of x*R', y*R').
+template <class G>
+struct LanesPoint {
+    static constexpr int K = Lanes<typename G::F>::K;
+    uint64_t x[K], y[K];
+};
+
+// Converts the bases to the lanes form (one scalar product per coordinate), over threads.
+template <class G>
+std::unique_ptr<LanesPoint<G>[]> lanes_bases(const Affine<G>* bases, uint64_t n, unsigned threads) {
+    using L = Lanes<typename G::F>;
+    std::unique_ptr<LanesPoint<G>[]> out(new LanesPoint<G>[n]);
+    L::consts();  // initialise once, before the threads
+    const size_t chunk = 1 << 12;
+    parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {
+        const uint64_t end = std::min<uint64_t>(n, (c + 1) * chunk);
+        for (uint64_t i = c * chunk; i < end; i++) {
+            L::to_lanes_form(bases[i].x, out[i].x);
+            L::to_lanes_form(bases[i].y, out[i].y);
+        }
+    });
+    return out;
+}
+
+// The batched affine buckets of msm_cpu.hpp (same rules: one pending addition per bucket per
+// batch, one deferral, then an XYZZ overflow), with the batch's arithmetic done eight additions
+// at a time: entry i of a batch goes to lane i % 8, each lane keeps its own running product for
+// Montgomery's trick, and the eight lane products are inverted together with one scalar
+// inversion. Additions whose x equals the bucket's (doubling, cancellation) go to the overflow,
+// so the vector code only ever sees the generic case.
+template <class G>
+class IfmaBuckets {
+    using F = typename G::F;
+    using A = Affine<G>;
+    using P = XYZZ<G>;
+    using L = Lanes<F>;
+    using LP = LanesPoint<G>;
+    using V = typename L::V;
+    static constexpr int K = L::K;
+    enum : uint8_t { EMPTY = 0, FULL = 1, PENDING = 2 };
+    struct Entry {
+        uint32_t bucket;
+        uint32_t negate;
+        uint64_t index;
+    };
+    struct alignas(64) Slot {
+        V x1, y1, x2, y2, dx, prefix;
+    };
+
+    const A* bases_;
+    const LP* lanes_;
+    std::vector<LP> bucket_;
+    std::vector<uint8_t> state_;
+    std::vector<P> overflow_;
+    std::vector<Entry> batch_, deferred_, retry_;
+    std::vector<Slot> slots_;
+    size_t capacity_;
+
+    static uint64_t* lane_words(V& v) { return reinterpret_cast<uint64_t*>(v.l); }
+    static void put(V& v, int lane, const uint64_t* limbs) {
+        uint64_t* w = lane_words(v);
+        for (int j = 0; j < K; j++) w[8 * j + lane] = limbs[j];
+    }
+    static void get(V& v, int lane, uint64_t* limbs) {
+        const uint64_t* w = lane_words(v);
+        for (int j = 0; j < K; j++) limbs[j] = w[8 * j + lane];
+    }
+
+    CUZK_IFMA void compute_batch() {
+        const typename L::Consts& c = L::consts();
+        const size_t k = batch_.size();
+        const size_t ns = (k + 7) / 8;
+        static const uint64_t zero[K] = {};
+        for (size_t i = 0; i < 8 * ns; i++) {
+            Slot& s = slots_[i / 8];
+            const int lane = (int)(i % 8);
+            if (i < k) {
+                const Entry& e = batch_[i];
+                const LP& b = bucket_[e.bucket];
+                const LP& p = lanes_[e.index];
+                put(s.x1, lane, b.x);
+                put(s.y1, lane, b.y);
+                put(s.x2, lane, p.x);
+                if (e.negate) {
+                    uint64_t ny[K];
+                    L::neg(p.y, ny);
+                    put(s.y2, lane, ny);
+                } else {
+                    put(s.y2, lane, p.y);
+                }
+            } else {  // padding: a harmless non-zero denominator
+                put(s.x1, lane, zero);
+                put(s.y1, lane, zero);
+                put(s.x2, lane, c.one);
+                put(s.y2, lane, zero);
+            }
+        }
+        V acc;
+        for (size_t s = 0; s < ns; s++) {
+            Slot& sl = slots_[s];
+            sl.dx = L::sub(sl.x2, sl.x1, c.p);
+            acc = s ? L::mul(acc, sl.dx) : sl.dx;
+            sl.prefix = acc;
+        }
+        // Invert the eight lane products with one inversion (Montgomery's trick again).
+        F prod[8], pre[8];
+        for (int lane = 0; lane < 8; lane++) {
+            uint64_t w[K];
+            get(acc, lane, w);
+            prod[lane] = L::from_lanes_form(w);
+            pre[lane] = lane ? pre[lane - 1] * prod[lane] : prod[lane];
+        }
+        F t = pre[7].inv();
+        V inv;
+        for (int lane = 7; lane >= 0; lane--) {
+            F li = lane ? t * pre[lane - 1] : t;
+            t = t * prod[lane];
+            uint64_t w[K];
+            L::to_lanes_form(li, w);
+            put(inv, lane, w);
+        }
+        for (size_t s = ns; s-- > 0;) {
+            Slot& sl = slots_[s];
+            V inv_s = s ? L::mul(inv, slots_[s - 1].prefix) : inv;
+            if (s) inv = L::mul(inv, sl.dx);
+            V dy = L::sub(sl.y2, sl.y1, c.p);
+            V lambda = L::mul(dy, inv_s);
+            V x3 = L::sub(L::sub(L::mul(lambda, lambda), sl.x1, c.p), sl.x2, c.p);  // below 4p
+            L::reduce_once(x3);
+            L::reduce_once(x3);
+            L::reduce_once(x3);
+            V y3 = L::sub(L::mul(lambda, L::sub(sl.x1, x3, c.p)), sl.y1, c.p);  // below 3p
+            L::reduce_once(y3);
+            L::reduce_once(y3);
+            const size_t first = 8 * s;
+            for (int lane = 0; lane < 8 && first + lane < k; lane++) {
+                const Entry& e = batch_[first + lane];
+                LP& b = bucket_[e.bucket];
+                get(x3, lane, b.x);
+                get(y3, lane, b.y);
+                state_[e.bucket] = FULL;
+            }
+        }
+        batch_.clear();
+    }
+
+    void push(uint32_t b, uint64_t index, bool negate, bool deferrable) {
+        uint8_t& st = state_[b];
+        const LP& p = lanes_[index];
+        if (st == EMPTY) {
+            std::memcpy(bucket_[b].x, p.x, sizeof p.x);
+            if (negate) L::neg(p.y, bucket_[b].y);
+            else std::memcpy(bucket_[b].y, p.y, sizeof p.y);
+            st = FULL;
+            return;
+        }
+        if (st == FULL && !L::equal(bucket_[b].x, p.x)) {
+            st = PENDING;
+            batch_.push_back({b, negate, index});
+        } else if (st == PENDING && deferrable && deferred_.size() < capacity_) {
+            deferred_.push_back({b, negate, index});
+        } else if (negate) {  // equal x (doubling or cancellation), or no room to wait
+            overflow_[b].sub_affine(bases_[index]);
+        } else {
+            overflow_[b].add_affine(bases_[index]);
+        }
+    }
+
+    void run_batch() {
+        compute_batch();
+        std::swap(deferred_, retry_);
+        for (const Entry& e : retry_) push(e.bucket, e.index, e.negate != 0, false);
+        retry_.clear();
+    }
+
+public:
+    IfmaBuckets(const A* bases, const LP* lanes, size_t buckets, size_t capacity)
+        : bases_(bases), lanes_(lanes), bucket_(buckets), state_(buckets, EMPTY), overflow_(buckets, P::infinity()),
+          slots_((2 * capacity + 7) / 8 + 1), capacity_(capacity) {
+        batch_.reserve(2 * capacity);
+        deferred_.reserve(capacity);
+        retry_.reserve(capacity);
+    }
+
+    // bucket[b] += (negate ? -base : base); the base must not be infinity.
+    void add(uint32_t b, uint64_t index, bool negate) {
+        push(b, index, negate, true);
+        if (batch_.size() >= capacity_) run_batch();
+    }
+
+    void finish() {
+        while (!batch_.empty() || !deferred_.empty()) run_batch();
+    }
+
+    void add_to(size_t b, P& running) const {
+        if (state_[b] != EMPTY) running.add_affine(A{L::from_lanes_form(bucket_[b].x), L::from_lanes_form(bucket_[b].y)});
+        running.add(overflow_[b]);
+    }
+};
+
+}  // namespace lanes
+CUZK_NS_END
+#endif

@@ -5,8 +5,9 @@
 // elements. The field's ordinary form is x*R mod p in 64-bit limbs (R = 2^(64N)); the two forms
 // convert with one scalar product each (to_lanes_form / from_lanes_form).
 //
-// Bounds: K is chosen so that 4p < R', which makes the Montgomery product of two values below 4p
-// come out below 2p; subtractions add p or 2p to stay non-negative. Values kept in buckets are
+// Bounds: K is chosen so that 16p < R', which makes the Montgomery product of two values below 4p
+// come out below 2p; subtractions add p or 2p to stay non-negative. Fp2 (Lanes2) is two such
+// elements, multiplied with Karatsuba. Values kept in buckets are
 // canonical (below p) so that equal x coordinates can be recognised by comparing words.
 //
 // Only compiled into the x86-ifma code path (see CMakeLists.txt), and only the functions marked
@@ -20,6 +21,7 @@
 // GCC 12 warns about the deliberately undefined pass-through operand of the AVX-512 shifts.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 
 #include <cstring>
 
@@ -56,7 +58,7 @@ template <class F>
 struct Lanes {
     using P = typename F::Params;
     static constexpr int N = F::N;
-    static constexpr int K = (P::BITS + 3 + 51) / 52;  // 4p < 2^(52K)
+    static constexpr int K = (P::BITS + 4 + 51) / 52;  // 16p < 2^(52K)
     static_assert(52 * K <= 64 * N + 64, "the 52-bit form must fit one extra word");
 
     struct Consts {
@@ -137,7 +139,10 @@ struct Lanes {
         return d == 0;
     }
 
-    // ---- vector operations on eight elements: V[j] holds limb j of each lane ----
+    static constexpr int W = K;  // 64-bit words per element in the lanes form
+    static const uint64_t* one_words() { return consts().one; }
+
+    // ---- vector operations on eight elements: l[j] holds limb j of each lane ----
     // alignas: outside AVX-512 code GCC gives __m512i only 16-byte alignment.
     struct alignas(64) V {
         __m512i l[K];
@@ -158,8 +163,8 @@ struct Lanes {
         return carry;
     }
 
-    // a * b / R' mod p, for a, b below 4p; the result is below 2p.
-    CUZK_IFMA static inline V mul(const V& a, const V& b) {
+    // r = a * b / R' mod p, for a * b < p * R' (so below 4p each is enough); r is below 2p.
+    CUZK_IFMA static inline void mul(const __m512i* a, const __m512i* b, __m512i* r) {
         const Consts& c = consts();
         const __m512i zero = _mm512_setzero_si512();
         const __m512i pinv = bc(c.pinv);
@@ -168,10 +173,10 @@ struct Lanes {
         __m512i t[K + 1];
         for (int j = 0; j <= K; j++) t[j] = zero;
         for (int i = 0; i < K; i++) {
-            const __m512i bi = b.l[i];
+            const __m512i bi = b[i];
             for (int j = 0; j < K; j++) {
-                t[j] = _mm512_madd52lo_epu64(t[j], a.l[j], bi);
-                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[j], bi);
+                t[j] = _mm512_madd52lo_epu64(t[j], a[j], bi);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a[j], bi);
             }
             const __m512i m = _mm512_madd52lo_epu64(zero, t[0], pinv);
             for (int j = 0; j < K; j++) {
@@ -185,30 +190,111 @@ struct Lanes {
             t[K] = zero;
         }
         normalize(t);
-        V r;
-        for (int j = 0; j < K; j++) r.l[j] = t[j];
-        return r;
+        for (int j = 0; j < K; j++) r[j] = t[j];
     }
 
-    // a - b + kp for b below kp (k = 1 or 2, as given by the limbs kp); normalised.
-    CUZK_IFMA static inline V sub(const V& a, const V& b, const uint64_t* kp) {
-        __m512i t[K];
-        for (int j = 0; j < K; j++) t[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bc(kp[j])), b.l[j]);
-        normalize(t);
-        V r;
-        for (int j = 0; j < K; j++) r.l[j] = t[j];
-        return r;
+    // r = a - b + kp for b at most kp (kp: the limbs of p, 2p, ...); normalised.
+    CUZK_IFMA static inline void sub(const __m512i* a, const __m512i* b, const uint64_t* kp, __m512i* r) {
+        for (int j = 0; j < K; j++) r[j] = _mm512_sub_epi64(_mm512_add_epi64(a[j], bc(kp[j])), b[j]);
+        normalize(r);
     }
 
-    // a - p where that is non-negative, else a (one conditional subtraction).
-    CUZK_IFMA static inline void reduce_once(V& a) {
-        const Consts& c = consts();
+    // r = a + b; normalised.
+    CUZK_IFMA static inline void add(const __m512i* a, const __m512i* b, __m512i* r) {
+        for (int j = 0; j < K; j++) r[j] = _mm512_add_epi64(a[j], b[j]);
+        normalize(r);
+    }
+
+    // a - kp where that is non-negative, else a (one conditional subtraction).
+    CUZK_IFMA static inline void reduce_once(__m512i* a, const uint64_t* kp) {
         __m512i t[K];
-        for (int j = 0; j < K; j++) t[j] = _mm512_sub_epi64(a.l[j], bc(c.p[j]));
-        // a final borrow (carry = -1) means a < p: keep a
+        for (int j = 0; j < K; j++) t[j] = _mm512_sub_epi64(a[j], bc(kp[j]));
+        // a final borrow (carry = -1) means a < kp: keep a
         const __m512i carry = normalize(t);
         const __mmask8 keep_t = _mm512_cmpeq_epi64_mask(carry, _mm512_setzero_si512());
-        for (int j = 0; j < K; j++) a.l[j] = _mm512_mask_blend_epi64(keep_t, a.l[j], t[j]);
+        for (int j = 0; j < K; j++) a[j] = _mm512_mask_blend_epi64(keep_t, a[j], t[j]);
+    }
+
+    // The interface IfmaBuckets uses (shared with Lanes2).
+    CUZK_IFMA static inline V mul(const V& a, const V& b) {
+        V r;
+        mul(a.l, b.l, r.l);
+        return r;
+    }
+    // a - b + p, for canonical b.
+    CUZK_IFMA static inline V sub_p(const V& a, const V& b) {
+        V r;
+        sub(a.l, b.l, consts().p, r.l);
+        return r;
+    }
+    // One conditional subtraction of p.
+    CUZK_IFMA static inline void reduce_p(V& a) { reduce_once(a.l, consts().p); }
+};
+
+// The quadratic extension Fp2 = Fp[u]/(u^2 + 1) in the same lanes: c0's K limbs then c1's.
+template <class B>
+struct Lanes2 {
+    using F = Field2<B>;
+    using L = Lanes<B>;
+    static constexpr int K = L::K;
+    static constexpr int W = 2 * K;
+
+    static const uint64_t* one_words() {
+        static const struct Words {
+            uint64_t w[W];
+            Words() {
+                for (int j = 0; j < K; j++) {
+                    w[j] = L::one_words()[j];
+                    w[K + j] = 0;
+                }
+            }
+        } one;
+        return one.w;
+    }
+    static void to_lanes_form(const F& x, uint64_t* r) {
+        L::to_lanes_form(x.c0, r);
+        L::to_lanes_form(x.c1, r + K);
+    }
+    static F from_lanes_form(const uint64_t* a) { return F{L::from_lanes_form(a), L::from_lanes_form(a + K)}; }
+    static void neg(const uint64_t* a, uint64_t* r) {
+        L::neg(a, r);
+        L::neg(a + K, r + K);
+    }
+    static bool equal(const uint64_t* a, const uint64_t* b) { return L::equal(a, b) && L::equal(a + K, b + K); }
+
+    struct alignas(64) V {
+        __m512i l[W];
+    };
+
+    // Karatsuba, with each component below 2p on entry and on exit.
+    CUZK_IFMA static inline V mul(const V& a, const V& b) {
+        const typename L::Consts& c = L::consts();
+        __m512i v0[K], v1[K], sa[K], sb[K], s[K];
+        L::mul(a.l, b.l, v0);
+        L::mul(a.l + K, b.l + K, v1);
+        L::add(a.l, a.l + K, sa);  // below 4p
+        L::add(b.l, b.l + K, sb);
+        L::mul(sa, sb, s);  // below 2p (4p * 4p < p * R')
+        V r;
+        L::sub(v0, v1, c.p2, r.l);  // below 4p
+        L::reduce_once(r.l, c.p2);
+        L::sub(s, v0, c.p2, sa);  // below 4p
+        L::sub(sa, v1, c.p2, r.l + K);  // below 6p
+        L::reduce_once(r.l + K, c.p2);
+        L::reduce_once(r.l + K, c.p2);
+        return r;
+    }
+    CUZK_IFMA static inline V sub_p(const V& a, const V& b) {
+        const typename L::Consts& c = L::consts();
+        V r;
+        L::sub(a.l, b.l, c.p, r.l);
+        L::sub(a.l + K, b.l + K, c.p, r.l + K);
+        return r;
+    }
+    CUZK_IFMA static inline void reduce_p(V& a) {
+        const typename L::Consts& c = L::consts();
+        L::reduce_once(a.l, c.p);
+        L::reduce_once(a.l + K, c.p);
     }
 };
 
@@ -228,24 +314,35 @@ CUZK_NS_END
 CUZK_NS_BEGIN
 namespace lanes {
 
+// The lanes algebra of a coordinate field: Lanes for Fp (G1), Lanes2 for Fp2 (G2).
 template <class F>
-struct is_prime_field : std::false_type {};
+struct algebra_of {
+    static constexpr bool exists = false;
+};
 template <class P>
-struct is_prime_field<Field<P>> : std::true_type {};
+struct algebra_of<Field<P>> {
+    static constexpr bool exists = true;
+    using type = Lanes<Field<P>>;
+};
+template <class B>
+struct algebra_of<Field2<B>> {
+    static constexpr bool exists = true;
+    using type = Lanes2<B>;
+};
 
 // An affine point in the lanes form (canonical 52-bit limbs of x*R', y*R').
 template <class G>
 struct LanesPoint {
-    static constexpr int K = Lanes<typename G::F>::K;
-    uint64_t x[K], y[K];
+    static constexpr int W = algebra_of<typename G::F>::type::W;
+    uint64_t x[W], y[W];
 };
 
 // Converts the bases to the lanes form (one scalar product per coordinate), over threads.
 template <class G>
 std::unique_ptr<LanesPoint<G>[]> lanes_bases(const Affine<G>* bases, uint64_t n, unsigned threads) {
-    using L = Lanes<typename G::F>;
+    using L = typename algebra_of<typename G::F>::type;
     std::unique_ptr<LanesPoint<G>[]> out(new LanesPoint<G>[n]);
-    L::consts();  // initialise once, before the threads
+    L::one_words();  // initialise the constants once, before the threads
     const size_t chunk = 1 << 12;
     parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {
         const uint64_t end = std::min<uint64_t>(n, (c + 1) * chunk);
@@ -268,10 +365,10 @@ class IfmaBuckets {
     using F = typename G::F;
     using A = Affine<G>;
     using P = XYZZ<G>;
-    using L = Lanes<F>;
+    using L = typename algebra_of<F>::type;
     using LP = LanesPoint<G>;
     using V = typename L::V;
-    static constexpr int K = L::K;
+    static constexpr int K = L::W;  // words per coordinate
     enum : uint8_t { EMPTY = 0, FULL = 1, PENDING = 2 };
     struct Entry {
         uint32_t bucket;
@@ -302,7 +399,6 @@ class IfmaBuckets {
     }
 
     CUZK_IFMA void compute_batch() {
-        const typename L::Consts& c = L::consts();
         const size_t k = batch_.size();
         const size_t ns = (k + 7) / 8;
         static const uint64_t zero[K] = {};
@@ -326,14 +422,14 @@ class IfmaBuckets {
             } else {  // padding: a harmless non-zero denominator
                 put(s.x1, lane, zero);
                 put(s.y1, lane, zero);
-                put(s.x2, lane, c.one);
+                put(s.x2, lane, L::one_words());
                 put(s.y2, lane, zero);
             }
         }
         V acc;
         for (size_t s = 0; s < ns; s++) {
             Slot& sl = slots_[s];
-            sl.dx = L::sub(sl.x2, sl.x1, c.p);
+            sl.dx = L::sub_p(sl.x2, sl.x1);
             acc = s ? L::mul(acc, sl.dx) : sl.dx;
             sl.prefix = acc;
         }
@@ -358,15 +454,15 @@ class IfmaBuckets {
             Slot& sl = slots_[s];
             V inv_s = s ? L::mul(inv, slots_[s - 1].prefix) : inv;
             if (s) inv = L::mul(inv, sl.dx);
-            V dy = L::sub(sl.y2, sl.y1, c.p);
+            V dy = L::sub_p(sl.y2, sl.y1);
             V lambda = L::mul(dy, inv_s);
-            V x3 = L::sub(L::sub(L::mul(lambda, lambda), sl.x1, c.p), sl.x2, c.p);  // below 4p
-            L::reduce_once(x3);
-            L::reduce_once(x3);
-            L::reduce_once(x3);
-            V y3 = L::sub(L::mul(lambda, L::sub(sl.x1, x3, c.p)), sl.y1, c.p);  // below 3p
-            L::reduce_once(y3);
-            L::reduce_once(y3);
+            V x3 = L::sub_p(L::sub_p(L::mul(lambda, lambda), sl.x1), sl.x2);  // below 4p
+            L::reduce_p(x3);
+            L::reduce_p(x3);
+            L::reduce_p(x3);
+            V y3 = L::sub_p(L::mul(lambda, L::sub_p(sl.x1, x3)), sl.y1);  // below 3p
+            L::reduce_p(y3);
+            L::reduce_p(y3);
             const size_t first = 8 * s;
             for (int lane = 0; lane < 8 && first + lane < k; lane++) {
                 const Entry& e = batch_[first + lane];

@@ -247,12 +247,12 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
     const size_t per_split = (n + splits - 1) / splits;
 
 #if defined(CUZK_BATCH_IFMA)
-    // The x86-ifma path does G1's batched additions eight at a time; it needs the bases in its
-    // own form, a copy of 2 x 8 x ceil((bits + 3) / 52) bytes per point made once per call
+    // The x86-ifma path does the batched additions eight at a time; it needs the bases in its
+    // own form, a copy of 2 x 8 x ceil((bits + 3) / 52) bytes per point (twice that in G2) made once per call
     // (capped, so that very large calls use the scalar batches instead of doubling their memory).
-    constexpr bool prime_field = lanes::is_prime_field<typename G::F>::value;
-    std::unique_ptr<std::conditional_t<prime_field, lanes::LanesPoint<G>, char>[]> lanes;
-    if constexpr (prime_field) {
+    constexpr bool has_lanes = lanes::algebra_of<typename G::F>::exists;
+    std::unique_ptr<std::conditional_t<has_lanes, lanes::LanesPoint<G>, char>[]> lanes;
+    if constexpr (has_lanes) {
         if (per_split >= MSM_BATCH_AFFINE_MIN && n <= MSM_IFMA_MAX_POINTS) lanes = lanes::lanes_bases(bases, n, threads);
     }
 #endif
@@ -266,7 +266,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
         // sum_{j} (j + 1) * bucket[j] by running sums from the top.
         P running = P::infinity(), acc = P::infinity();
 #if defined(CUZK_BATCH_IFMA)
-        if constexpr (prime_field) {
+        if constexpr (has_lanes) {
             if (lanes && end - begin >= MSM_BATCH_AFFINE_MIN) {
                 lanes::IfmaBuckets<G> bucket(bases, lanes.get(), buckets,
                                             std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, buckets / 2)));

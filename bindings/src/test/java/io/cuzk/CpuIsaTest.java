@@ -103,45 +103,57 @@ class CpuIsaTest {
     }
 
     /**
-     * The IFMA path's G1 MSM on inputs that take its rarer branches (equal x coordinates sent to
+     * The IFMA path's G1 and G2 MSMs on inputs that take their rarer branches (equal x coordinates sent to
      * the overflow sums, negated points, zero scalars, infinity, batches that are not a multiple
-     * of eight), at sizes around its thresholds, against the portable path's answer.
+     * of eight), at sizes around its thresholds. Every base is a known multiple of the generator,
+     * so the answer is one scalar multiplication of the generator.
      */
     @Test
     void theIfmaMsmMatchesOnEdgeInputs() {
         assumeTrue(Cuzk.libraryInfo().availableCpuIsas().contains(CpuIsa.X86_IFMA),
                 "this CPU or build has no AVX-512 IFMA code path: it was not checked");
         for (Curve c : Curve.values()) {
-            for (int n : new int[] {511, 512, 513, 1000, 4099}) {
-                try (Arena a = Arena.ofConfined()) {
-                    Random rnd = new Random(n);
-                    PointVector gs = PointVector.allocate(a, c, Group.G1, n);
-                    ScalarVector m = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
-                    ScalarVector k = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
-                    for (int i = 0; i < n; i++) {
-                        gs.set(i, Points.generator(c, Group.G1));
-                        // few distinct bases (equal and opposite points meet in the buckets)
-                        BigInteger v = BigInteger.valueOf(1 + rnd.nextInt(6));
-                        m.set(i, rnd.nextBoolean() ? v : c.r().subtract(v));
-                        // scalars from a small set, zeros, r - 1 and values above r
-                        k.set(i, switch (rnd.nextInt(6)) {
-                            case 0 -> BigInteger.ZERO;
-                            case 1 -> c.r().subtract(BigInteger.ONE);
-                            case 2 -> BigInteger.valueOf(rnd.nextInt(5));
-                            case 3 -> c.r().add(BigInteger.valueOf(rnd.nextInt(1000)));
-                            default -> new BigInteger(c.r().bitLength() - 1, rnd);
-                        });
-                    }
-                    PointVector bases = PointVector.allocate(a, c, Group.G1, n);
-                    Points.multiply(gs, m, bases);
-                    bases.set(n / 2, Point.infinity(c, Group.G1));
-                    Cuzk.setCpuIsa(CpuIsa.PORTABLE);
-                    Point expected = Backend.cpu().msm(bases, k);
-                    Cuzk.setCpuIsa(CpuIsa.X86_IFMA);
-                    for (int threads : new int[] {1, 2}) {
-                        assertEquals(expected, Backend.cpu(threads).msm(bases, k), c + " n=" + n + " threads=" + threads);
-                    }
+            for (Group g : Group.values()) {
+                for (int n : new int[] {511, 512, 513, 1000, 4099}) {
+                    assertIfmaMatchesOnEdgeInputs(c, g, n);
                 }
+            }
+        }
+    }
+
+    static void assertIfmaMatchesOnEdgeInputs(Curve c, Group g, int n) {
+        try (Arena a = Arena.ofConfined()) {
+            Random rnd = new Random(n);
+            PointVector gs = PointVector.allocate(a, c, g, n);
+            ScalarVector m = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+            ScalarVector k = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+            BigInteger sum = BigInteger.ZERO;
+            for (int i = 0; i < n; i++) {
+                gs.set(i, Points.generator(c, g));
+                // few distinct bases (equal and opposite points meet in the buckets)
+                BigInteger v = BigInteger.valueOf(1 + rnd.nextInt(6));
+                BigInteger mi = rnd.nextBoolean() ? v : c.r().subtract(v);
+                m.set(i, mi);
+                // scalars from a small set, zeros, r - 1 and values above r
+                BigInteger ki = switch (rnd.nextInt(6)) {
+                    case 0 -> BigInteger.ZERO;
+                    case 1 -> c.r().subtract(BigInteger.ONE);
+                    case 2 -> BigInteger.valueOf(rnd.nextInt(5));
+                    case 3 -> c.r().add(BigInteger.valueOf(rnd.nextInt(1000)));
+                    default -> new BigInteger(c.r().bitLength() - 1, rnd);
+                };
+                k.set(i, ki);
+                if (i != n / 2) { // that base is replaced by infinity below
+                    sum = sum.add(mi.multiply(ki));
+                }
+            }
+            PointVector bases = PointVector.allocate(a, c, g, n);
+            Points.multiply(gs, m, bases);
+            bases.set(n / 2, Point.infinity(c, g));
+            Point expected = Points.multiply(Points.generator(c, g), sum.mod(c.r()));
+            Cuzk.setCpuIsa(CpuIsa.X86_IFMA);
+            for (int threads : new int[] {1, 2}) {
+                assertEquals(expected, Backend.cpu(threads).msm(bases, k), c + " " + g + " n=" + n + " threads=" + threads);
             }
         }
     }

@@ -1,7 +1,9 @@
 package io.cuzk.jmh;
 
 import io.cuzk.Backend;
+import io.cuzk.CpuIsa;
 import io.cuzk.Curve;
+import io.cuzk.Cuzk;
 import io.cuzk.Group;
 import io.cuzk.Point;
 import io.cuzk.PointVector;
@@ -23,7 +25,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** CPU MSM time per call, by curve, group, size and thread count. */
+/**
+ * CPU MSM time per call, by curve, group, size, thread count and CPU code path ({@code -p
+ * isa=X86_ADX,X86_IFMA} compares two paths in one run; a path this CPU lacks fails the trial).
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -43,6 +48,9 @@ public class MsmBenchmark {
     @Param({"1", "2"})
     public int threads;
 
+    @Param({"AUTO"})
+    public CpuIsa isa;
+
     private Arena arena;
     private PointVector bases;
     private ScalarVector scalars;
@@ -50,6 +58,7 @@ public class MsmBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
+        Cuzk.setCpuIsa(isa);
         arena = Arena.ofShared();
         int n = 1 << logSize;
         bases = Inputs.points(arena, curve, group, n, 1);
@@ -60,6 +69,7 @@ public class MsmBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
         arena.close();
+        Cuzk.setCpuIsa(CpuIsa.AUTO);
     }
 
     @Benchmark

@@ -51,6 +51,26 @@ class LauncherIT {
     }
 
     /**
+     * The launcher reads the JDK's version from its release file (no second JVM start) and refuses
+     * an older JDK with a message naming it; the fake JDK's java must never run.
+     */
+    @Test
+    void anOldJdkIsRefusedByTheLauncher(@TempDir Path jdk) throws IOException, InterruptedException {
+        Path java = Files.createDirectories(jdk.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho ran >&2\nexit 42\n");
+        assertTrue(java.toFile().setExecutable(true));
+        Files.writeString(jdk.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"17.0.9\"\nJAVA_VERSION_DATE=\"2023-10-17\"\n");
+        ProcessBuilder pb = new ProcessBuilder(repo().resolve("bin/cuzk").toString(), "info");
+        pb.environment().put("JAVA_HOME", jdk.toString());
+        Process p = pb.start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(3, p.exitValue(), err);
+        assertTrue(err.contains("is Java 17") && err.contains("needs Java 25"), err);
+        assertFalse(err.contains("ran"), "the launcher must not start the old JDK: " + err);
+    }
+
+    /**
      * The README's main job: bin/cuzk with no arguments proves the bundled sample into ./out, and
      * snarkjs verifies the proof with the command it prints.
      */

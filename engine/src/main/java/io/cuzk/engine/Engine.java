@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -303,7 +304,11 @@ public final class Engine implements AutoCloseable {
                 continue;
             }
             tracker.afterFinish(index, p);
-            finalizers.execute(() -> finalizePartition(p, msms));
+            try {
+                finalizers.execute(() -> finalizePartition(p, msms));
+            } catch (RejectedExecutionException stopping) {
+                finalizePartition(p, msms); // cannot happen while stop() keeps its order; never lose a partition
+            }
         }
     }
 
@@ -553,18 +558,21 @@ public final class Engine implements AutoCloseable {
         stop();
     }
 
+    // Stops each stage after the stages that feed it: the dispatcher (feeds synthesis), synthesis
+    // (feeds the ready queue), the device workers (feed the finalizers, and may be waiting for a
+    // kernel that is still running), then the finalizers.
     private void stop() {
         running = false;
-        dispatcher.interrupt();
-        workers.forEach(Thread::interrupt);
-        synthesis.shutdown();
-        finalizers.shutdown();
         try {
+            dispatcher.interrupt();
             dispatcher.join(10_000);
-            for (Thread t : workers) {
-                t.join(10_000);
-            }
+            synthesis.shutdown();
             synthesis.awaitTermination(60, TimeUnit.SECONDS);
+            workers.forEach(Thread::interrupt);
+            for (Thread t : workers) {
+                t.join(60_000);
+            }
+            finalizers.shutdown();
             finalizers.awaitTermination(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -74,7 +74,10 @@ class EngineSoakTest {
             assertTrue(s.memory().poolAllocated() <= budget, "the pool holds more than the budget: " + s.memory().poolAllocated());
             assertEquals(0, s.memory().outstandingBlocks());
             assertEquals(0, s.memory().budgetUsed());
-            assertEquals(warmAllocations, s.memory().systemAllocations(), "the pool allocated after the warm-up");
+            // The pool grows only to the highest concurrent demand, which the warm-up nearly always
+            // reaches; a new peak later may add a slab or two, a leak would add one per partition.
+            long later = s.memory().systemAllocations() - warmAllocations;
+            assertTrue(later <= 10, "the pool allocated " + later + " slabs from the system over 1,000 partitions after the warm-up");
             // the Java heap's committed size moves with the collector; what must not grow is the rest
             assertTrue(endNative <= warmNative * 1.05, "RSS outside the Java heap grew by more than 5%: from " + warmNative + " to "
                     + endNative + " bytes");

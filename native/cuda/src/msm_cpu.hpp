@@ -248,8 +248,9 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
 
 #if defined(CUZK_BATCH_IFMA)
     // The x86-ifma path does the batched additions eight at a time; it needs the bases in its
-    // own form, a copy of 2 x 8 x ceil((bits + 3) / 52) bytes per point (twice that in G2) made once per call
-    // (capped, so that very large calls use the scalar batches instead of doubling their memory).
+    // own form, a copy of 2 x 8 x K bytes per point (K 52-bit limbs per Fp element: 128 bytes for
+    // a BLS12-381 G1 point, 256 in G2) made once per call; capped, so that very large calls use
+    // the scalar batches instead of more than doubling their memory.
     constexpr bool has_lanes = lanes::algebra_of<typename G::F>::exists;
     std::unique_ptr<std::conditional_t<has_lanes, lanes::LanesPoint<G>, char>[]> lanes;
     if constexpr (has_lanes) {

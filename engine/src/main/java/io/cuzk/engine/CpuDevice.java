@@ -27,11 +27,7 @@ final class CpuDevice implements ProvingDevice {
         this.backend = backend;
         this.timeline = new DeviceTimeline(name);
         this.readyWork = readyWork;
-        this.stream = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name + "-stream");
-            t.setDaemon(true);
-            return t;
-        });
+        this.stream = Executors.newSingleThreadExecutor(Engine.daemon(name + "-stream"));
     }
 
     @Override

@@ -35,9 +35,9 @@ final class CudaDevice implements ProvingDevice {
         this.gpu = gpu;
         this.timeline = new DeviceTimeline(name);
         this.readyWork = readyWork;
-        this.completion = Executors.newFixedThreadPool(workers, r -> daemon(r, name + "-completion"));
-        this.bookkeeping = Executors.newSingleThreadExecutor(r -> daemon(r, name + "-timeline"));
-        this.g2 = Executors.newFixedThreadPool(1, r -> daemon(r, name + "-g2"));
+        this.completion = Executors.newFixedThreadPool(workers, Engine.daemon(name + "-completion"));
+        this.bookkeeping = Executors.newSingleThreadExecutor(Engine.daemon(name + "-timeline"));
+        this.g2 = Executors.newFixedThreadPool(1, Engine.daemon(name + "-g2"));
         this.stream = ThreadLocal.withInitial(() -> {
             Stream s = Stream.create(gpu.device());
             synchronized (streams) {
@@ -45,12 +45,6 @@ final class CudaDevice implements ProvingDevice {
             }
             return s;
         });
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 
     @Override

@@ -121,9 +121,7 @@ public final class Engine implements AutoCloseable {
         for (ProvingDevice d : devices) {
             for (int k = 0; k < config.workersPerDevice(); k++, w++) {
                 int index = w;
-                Thread t = new Thread(() -> workerLoop(index, d), names[index]);
-                t.setDaemon(true);
-                workers.add(t);
+                workers.add(Thread.ofPlatform().daemon().name(names[index]).unstarted(() -> workerLoop(index, d)));
             }
         }
     }
@@ -136,13 +134,9 @@ public final class Engine implements AutoCloseable {
         return e;
     }
 
-    private static ThreadFactory daemon(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        };
+    /** Daemon threads named prefix-0, prefix-1, ...: the engine's pools never keep a JVM alive. */
+    static ThreadFactory daemon(String prefix) {
+        return Thread.ofPlatform().daemon().name(prefix + "-", 0).factory();
     }
 
     static long block(long bytes) {
@@ -307,7 +301,9 @@ public final class Engine implements AutoCloseable {
             try {
                 finalizers.execute(() -> finalizePartition(p, msms));
             } catch (RejectedExecutionException stopping) {
-                finalizePartition(p, msms); // cannot happen while stop() keeps its order; never lose a partition
+                // stop() stops the finalizers after the workers; this is reached only if a worker
+                // outlived stop()'s wait for it (a kernel running past the timeout): finish here
+                finalizePartition(p, msms);
             }
         }
     }

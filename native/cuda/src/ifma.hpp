@@ -70,14 +70,8 @@ struct Lanes {
 
     // 2^e as an element of F (e may be negative).
     static F pow2(int e) {
-        F x = F::one();
-        if (e >= 0) {
-            for (int i = 0; i < e; i++) x = x.dbl();
-        } else {
-            F half = F::one().dbl().inv();
-            for (int i = 0; i < -e; i++) x = x * half;
-        }
-        return x;
+        const F two = F::one().dbl();
+        return e >= 0 ? two.pow_u64((uint64_t)e) : two.inv().pow_u64((uint64_t)-e);
     }
 
     static const Consts& consts() {

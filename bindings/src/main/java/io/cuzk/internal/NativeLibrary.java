@@ -2,26 +2,44 @@ package io.cuzk.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
 import java.net.URL;
+import java.net.URLConnection;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import io.cuzk.NativeLibraryException;
 import java.util.Locale;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.zip.CRC32;
+import org.apache.commons.lang3.StringUtils;
 import org.apache.commons.lang3.SystemUtils;
 
 /**
  * Finds and loads libcuzk. By default the copy packed in this jar under
- * {@code io/cuzk/native/<os>-<arch>/} is extracted into a private temporary folder (owner-only
- * permissions, removed at exit) and loaded from there. The system property {@value #PATH_PROPERTY}
- * names another copy instead, for example a build of the library with different options.
+ * {@code io/cuzk/native/<os>-<arch>/} is used: a library on the class path as a plain file (an
+ * unpacked build) is loaded where it is; one inside a jar is extracted once into a per-user cache,
+ * {@code $XDG_CACHE_HOME/cuzk/native} or {@code ~/.cache/cuzk/native} (system property
+ * {@value #CACHE_PROPERTY} names another folder, or {@code none}), in a folder named by the jar
+ * entry's CRC-32 and size, and later processes load that copy after checking its size and CRC-32
+ * (about 2 ms, where inflating the 4-5 MB library costs about 50 ms). Cache folders are created
+ * owner-only; where the cache cannot be used (not writable, not the user's own, or disabled) the
+ * library is extracted into a private temporary folder (owner-only, removed at exit) instead.
+ * The system property {@value #PATH_PROPERTY} names another copy of the library instead, for
+ * example a build with different options.
  *
  * <p>Every failure says what was missing and where it looked.
  */
@@ -32,6 +50,8 @@ public final class NativeLibrary {
     public static final String RESOURCE_ROOT = "io/cuzk/native/";
     /** System property naming a libcuzk_cuda file to load instead of the packed one. */
     public static final String CUDA_PATH_PROPERTY = "cuzk.cuda.library.path";
+    /** System property naming the folder packed libraries are cached in ({@code none}: no cache). */
+    public static final String CACHE_PROPERTY = "cuzk.native.cache";
     static final String CUDA_FILE = "libcuzk_cuda.so";
 
     private NativeLibrary() {}
@@ -89,7 +109,7 @@ public final class NativeLibrary {
                 return new NativeLibraryException("cuzk: this build has no CUDA backend: " + resource
                         + " is not in the jar (nvcc was not found when it was built)");
             }
-            file = extract(url, CUDA_FILE);
+            file = extract(url, CUDA_FILE, cacheDir());
         }
         try {
             return SymbolLookup.libraryLookup(file, Arena.global());
@@ -180,13 +200,50 @@ public final class NativeLibrary {
                     + packedPlatforms(loader) + ". Build cuzk-java on this platform or set -D" + PATH_PROPERTY
                     + "=/path/to/" + libraryFileName(platform));
         }
-        return extract(url, libraryFileName(platform));
+        return extract(url, libraryFileName(platform), cacheDir());
     }
 
     private static Path privateDir;
 
-    /** Copies a packed library into this process's private temporary folder (owner-only, removed at exit). */
-    private static synchronized Path extract(URL url, String fileName) {
+    /** The cache folder: the property's, else under XDG_CACHE_HOME or ~/.cache; null for none. */
+    static Path cacheDir() {
+        String prop = System.getProperty(CACHE_PROPERTY);
+        if (prop != null) {
+            return StringUtils.isBlank(prop) || prop.equalsIgnoreCase("none") ? null : Path.of(prop);
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (StringUtils.isNotBlank(xdg) && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg, "cuzk", "native");
+        }
+        String home = SystemUtils.USER_HOME;
+        return StringUtils.isBlank(home) ? null : Path.of(home, ".cache", "cuzk", "native");
+    }
+
+    /**
+     * The file to load for a packed library: the resource itself when it is a plain file, else its
+     * cached copy (extracted now if missing or damaged), else a copy in a private temporary folder.
+     */
+    static synchronized Path extract(URL url, String fileName, Path cache) {
+        if ("file".equals(url.getProtocol())) {
+            try {
+                Path in = Path.of(url.toURI());
+                if (Files.isRegularFile(in)) {
+                    return in;
+                }
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                // not a path this file system knows: copy it like a jar entry
+            }
+        }
+        if (cache != null && SystemUtils.IS_OS_UNIX) {
+            try {
+                Path cached = cached(url, fileName, cache);
+                if (cached != null) {
+                    return cached;
+                }
+            } catch (IOException | UncheckedIOException | UnsupportedOperationException | SecurityException e) {
+                // an unusable cache only costs the extraction below
+            }
+        }
         try {
             if (privateDir == null) {
                 privateDir = Files.createTempDirectory("cuzk-native-",
@@ -203,6 +260,56 @@ public final class NativeLibrary {
             throw new NativeLibraryException("cuzk: could not extract " + url + " into a temporary folder under "
                     + System.getProperty("java.io.tmpdir") + ": " + e.getMessage(), e);
         }
+    }
+
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+
+    /** The cached copy of a jar entry, extracted if needed; null where the entry's CRC is unknown. */
+    private static Path cached(URL url, String fileName, Path cache) throws IOException {
+        URLConnection conn = url.openConnection();
+        if (!(conn instanceof JarURLConnection jar)) {
+            return null;
+        }
+        conn.setUseCaches(true); // the class loader's open jar, not a second copy of it
+        JarEntry entry = jar.getJarEntry();
+        long crc = entry.getCrc();
+        long size = entry.getSize();
+        if (crc < 0 || size < 0) {
+            return null;
+        }
+        Path dir = cache.resolve(String.format(Locale.ROOT, "%08x-%d", crc, size));
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        // Only a folder of our own that nobody else may write into is trusted with code we load.
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
+        if (!Files.getOwner(dir).getName().equals(SystemUtils.USER_NAME) || perms.contains(PosixFilePermission.GROUP_WRITE)
+                || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+            return null;
+        }
+        Path target = dir.resolve(fileName);
+        if (Files.isRegularFile(target) && Files.size(target) == size && crc32(target) == crc) {
+            return target;
+        }
+        Path tmp = Files.createTempFile(dir, fileName, ".part");
+        try {
+            try (InputStream in = jar.getInputStream()) {
+                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            }
+            if (Files.size(tmp) != size || crc32(tmp) != crc) {
+                throw new IOException(url + " changed while it was copied");
+            }
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return target;
+    }
+
+    private static long crc32(Path file) throws IOException {
+        CRC32 crc = new CRC32();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            crc.update(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+        }
+        return crc.getValue();
     }
 
     private static String packedPlatforms(ClassLoader loader) {

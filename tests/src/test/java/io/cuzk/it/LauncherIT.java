@@ -96,6 +96,26 @@ class LauncherIT {
         assertTrue(v.out().contains("OK!"), v.out());
     }
 
+    /**
+     * The launcher finds its installation through a symlink (as when linked into ~/bin) and keeps
+     * the caller's working folder for relative arguments.
+     */
+    @Test
+    void aSymlinkToTheLauncherWorksFromAnyFolder(@TempDir Path work) throws IOException, InterruptedException {
+        Path link = Files.createSymbolicLink(work.resolve("cuzk"), repo().resolve("bin/cuzk"));
+        Path sample = repo().resolve("samples/poseidon-bn254");
+        Files.copy(sample.resolve("circuit.zkey"), work.resolve("c.zkey"));
+        Files.copy(sample.resolve("witness.wtns"), work.resolve("w.wtns"));
+        Process p = new ProcessBuilder(link.toString(), "prove", "c.zkey", "w.wtns", "p.json", "pub.json").directory(work.toFile())
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out + err);
+        assertTrue(Files.isRegularFile(work.resolve("p.json")) && Files.isRegularFile(work.resolve("pub.json")), out);
+        assertFalse(err.contains("][error]") || err.contains("][warning]"), err);
+    }
+
     @Test
     void msmDemoChecksItself() throws IOException, InterruptedException {
         Process p = start("msm-demo", "--log-size", "12");

@@ -349,11 +349,11 @@ std::unique_ptr<LanesPoint<G>[]> lanes_bases(const Affine<G>* bases, uint64_t n,
 }
 
 // The batched affine buckets of msm_cpu.hpp (same rules: one pending addition per bucket per
-// batch, one deferral, then an XYZZ overflow), with the batch's arithmetic done eight additions
-// at a time: entry i of a batch goes to lane i % 8, each lane keeps its own running product for
-// Montgomery's trick, and the eight lane products are inverted together with one scalar
-// inversion. Additions whose x equals the bucket's (doubling, cancellation) go to the overflow,
-// so the vector code only ever sees the generic case.
+// batch, deferrals while the waiting list has room, then an XYZZ overflow), with the batch's
+// arithmetic done eight additions at a time: entry i of a batch goes to lane i % 8, each lane
+// keeps its own running product for Montgomery's trick, and the eight lane products are inverted
+// together with one scalar inversion. Additions whose x equals the bucket's (doubling,
+// cancellation) go to the overflow, so the vector code only ever sees the generic case.
 template <class G>
 class IfmaBuckets {
     using F = typename G::F;
@@ -469,7 +469,7 @@ class IfmaBuckets {
         batch_.clear();
     }
 
-    void push(uint32_t b, uint64_t index, bool negate, bool deferrable) {
+    void push(uint32_t b, uint64_t index, bool negate) {
         uint8_t& st = state_[b];
         const LP& p = lanes_[index];
         if (st == EMPTY) {
@@ -482,7 +482,7 @@ class IfmaBuckets {
         if (st == FULL && !L::equal(bucket_[b].x, p.x)) {
             st = PENDING;
             batch_.push_back({b, negate, index});
-        } else if (st == PENDING && deferrable && deferred_.size() < capacity_) {
+        } else if (st == PENDING && deferred_.size() < capacity_) {
             deferred_.push_back({b, negate, index});
         } else if (negate) {  // equal x (doubling or cancellation), or no room to wait
             overflow_[b].sub_affine(bases_[index]);
@@ -494,7 +494,7 @@ class IfmaBuckets {
     void run_batch() {
         compute_batch();
         std::swap(deferred_, retry_);
-        for (const Entry& e : retry_) push(e.bucket, e.index, e.negate != 0, false);
+        for (const Entry& e : retry_) push(e.bucket, e.index, e.negate != 0);
         retry_.clear();
     }
 
@@ -509,7 +509,7 @@ public:
 
     // bucket[b] += (negate ? -base : base); the base must not be infinity.
     void add(uint32_t b, uint64_t index, bool negate) {
-        push(b, index, negate, true);
+        push(b, index, negate);
         if (batch_.size() >= capacity_) run_batch();
     }
 

@@ -39,11 +39,57 @@ inline int msm_window_bits(uint64_t n, int bits) {
     return best_c;
 }
 
+// The top window of a scalar below 2^bits holds fewer bits than the others: its digits reach only
+// D = 2^(bits - w c) in magnitude, so all its points would pile into D buckets, and a batched bucket
+// takes one addition per batch: the rest would go to the slow XYZZ overflow (a tenth of all
+// additions for a BN254 MSM at c = 11). Such a window spreads each digit over 2^(c-1) / D buckets
+// instead; this returns that factor (1 for a full window).
+inline size_t msm_bucket_spread(int bits, int w, int c) {
+    const int top_bits = bits - w * c;  // the digits of this window are at most 2^top_bits
+    return top_bits < c - 1 ? (size_t)1 << (c - 1 - std::max(top_bits, 0)) : 1;
+}
+
+// Feeds the digits of window w of points [begin, end) to add(bucket, index, negate); with spread s,
+// digit d goes to one of the buckets (|d| - 1) s .. (|d| - 1) s + s - 1, in turn.
+template <class G, class Add>
+inline void accumulate_spread(const uint64_t* k, const Affine<G>* bases, size_t begin, size_t end, int w, int c,
+                              size_t spread, Add&& add) {
+    size_t turn = 0;
+    for (size_t i = begin; i < end; i++) {
+        int d = booth_digit(k + 4 * i, w, c);
+        if (d == 0 || bases[i].is_inf()) continue;
+        const uint32_t m = (uint32_t)(d > 0 ? d : -d) - 1;
+        uint32_t b = m;
+        if (spread > 1) {
+            b = (uint32_t)(m * spread + turn);
+            turn = turn + 1 == spread ? 0 : turn + 1;
+        }
+        add(b, i, d < 0);
+    }
+}
+
+// acc = sum_j (j + 1) * (sum of the spread buckets of digit j + 1), by running sums from the top;
+// add_to(b, p) adds bucket b to p.
+template <class P, class AddTo>
+inline void reduce_spread(size_t buckets, size_t spread, P& running, P& acc, AddTo&& add_to) {
+    for (size_t j = buckets / spread; j-- > 0;) {
+        if (spread == 1) {
+            add_to(j, running);
+        } else {
+            P digit_sum = P::infinity();
+            for (size_t t = 0; t < spread; t++) add_to(j * spread + t, digit_sum);
+            running.add(digit_sum);
+        }
+        acc.add(running);
+    }
+}
+
 // Buckets held in affine form, filled by additions that are gathered into batches so that one
 // field inversion (Montgomery's trick) serves the whole batch: an addition then costs about 6
 // multiplications instead of the 10 of a mixed XYZZ addition. A batch holds at most one addition
-// per bucket: an addition into a bucket already waiting is put off to the next batch, and if its
-// bucket is taken there too, it goes to the bucket's XYZZ overflow sum. So skewed digit
+// per bucket: an addition into a bucket already waiting is put off to a later batch (again and
+// again, while the waiting list has room), and only when the list is full does it go to the
+// bucket's XYZZ overflow sum, which costs about five batched additions. So skewed digit
 // distributions (the top window, repeated scalars) cost no more than the plain XYZZ method.
 template <class G>
 class BatchAffineBuckets {
@@ -127,8 +173,9 @@ public:
     }
 
 private:
-    // Queues the addition; a busy bucket puts it off once (deferrable) or sends it to the overflow.
-    void push(uint32_t b, const A* p, bool negate, bool deferrable) {
+    // Queues the addition; a busy bucket puts it off to the next batch, or, when too many wait
+    // already, sends it to the overflow.
+    void push(uint32_t b, const A* p, bool negate) {
         uint8_t& st = state_[b];
         if (st == EMPTY) {
             bucket_[b] = negate ? p->neg() : *p;
@@ -136,7 +183,7 @@ private:
         } else if (st == FULL) {
             st = PENDING;
             batch_.push_back({b, negate, p});
-        } else if (deferrable && deferred_.size() < capacity_) {
+        } else if (deferred_.size() < capacity_) {
             deferred_.push_back({b, negate, p});
         } else if (negate) {
             overflow_[b].sub_affine(*p);
@@ -148,14 +195,14 @@ private:
     void run_batch() {
         compute_batch();
         std::swap(deferred_, retry_);
-        for (const Entry& e : retry_) push(e.bucket, e.point, e.negate != 0, false);
+        for (const Entry& e : retry_) push(e.bucket, e.point, e.negate != 0);
         retry_.clear();
     }
 
 public:
     // bucket[b] += (negate ? -p : p); p must not be infinity.
     void add(uint32_t b, const A* p, bool negate) {
-        push(b, p, negate, true);
+        push(b, p, negate);
         if (batch_.size() >= capacity_) run_batch();
     }
 
@@ -266,22 +313,15 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
         const size_t end = std::min<size_t>(n, begin + per_split);
         // sum_{j} (j + 1) * bucket[j] by running sums from the top.
         P running = P::infinity(), acc = P::infinity();
+        const size_t spread = msm_bucket_spread(bits, w, c);
 #if defined(CUZK_BATCH_IFMA)
         if constexpr (has_lanes) {
             if (lanes && end - begin >= MSM_BATCH_AFFINE_MIN) {
                 lanes::IfmaBuckets<G> bucket(bases, lanes.get(), buckets,
                                             std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, buckets / 2)));
-                for (size_t i = begin; i < end; i++) {
-                    int d = booth_digit(k + 4 * i, w, c);
-                    if (d == 0 || bases[i].is_inf()) continue;
-                    if (d > 0) bucket.add((uint32_t)(d - 1), i, false);
-                    else bucket.add((uint32_t)(-d - 1), i, true);
-                }
+                accumulate_spread(k, bases, begin, end, w, c, spread, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, i, neg); });
                 bucket.finish();
-                for (size_t j = buckets; j-- > 0;) {
-                    bucket.add_to(j, running);
-                    acc.add(running);
-                }
+                reduce_spread(buckets, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
                 partial[task] = acc;
                 return;
             }
@@ -289,17 +329,10 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
 #endif
         if (end - begin >= MSM_BATCH_AFFINE_MIN) {
             BatchAffineBuckets<G> bucket(buckets, std::min<size_t>(1024, std::max<size_t>(64, buckets / 4)));
-            for (size_t i = begin; i < end; i++) {
-                int d = booth_digit(k + 4 * i, w, c);
-                if (d == 0 || bases[i].is_inf()) continue;
-                if (d > 0) bucket.add((uint32_t)(d - 1), &bases[i], false);
-                else bucket.add((uint32_t)(-d - 1), &bases[i], true);
-            }
+            accumulate_spread(k, bases, begin, end, w, c, spread,
+                              [&](uint32_t b, size_t i, bool neg) { bucket.add(b, &bases[i], neg); });
             bucket.finish();
-            for (size_t j = buckets; j-- > 0;) {
-                bucket.add_to(j, running);
-                acc.add(running);
-            }
+            reduce_spread(buckets, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
         } else {
             std::vector<P> bucket(buckets, P::infinity());
             for (size_t i = begin; i < end; i++) {

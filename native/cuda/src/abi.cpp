@@ -203,6 +203,10 @@ CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const voi
     return CUZK_DISPATCH(impl_groth16_abc, config, coeffs, witness, a, b, c);
 }
 
+CUZK_API cuzk_status_t cuzk_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a, void* b, void* c) {
+    return CUZK_DISPATCH(impl_groth16_h, curve, log_n, threads, a, b, c);
+}
+
 CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
                                          cuzk_check_result* result) {
     return CUZK_DISPATCH(impl_points_check, config, points, result);

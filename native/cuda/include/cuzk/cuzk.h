@@ -229,6 +229,14 @@ CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data);
 CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const void* coeffs,
                                         const void* witness, void* a, void* b, void* c);
 
+/* Groth16's H on the CPU, as snarkjs computes it and as cuzk_cuda_groth16_h does on a GPU: a, b
+ * and c (Montgomery Fr, 2^log_n each, evaluations on the domain) each get the inverse NTT, then
+ * the NTT on the coset by the 2^(log_n+1)-th root of unity 5^((r-1)/2^(log_n+1)); then
+ * a[i] = a[i] * b[i] - c[i]. h is left in a; b and c are overwritten. One call instead of six NTTs
+ * and two element-wise operations. threads: 0 = all hardware threads. */
+CUZK_API cuzk_status_t cuzk_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a,
+                                      void* b, void* c);
+
 /* ---- the GPU algorithms on the host -------------------------------------------------------- */
 /* The CUDA kernels' algorithms (MSM: sorted bucket pairs, XYZZ bucket sums, segmented reduction;
  * NTT: several radix-2 stages per block in shared memory) run on the host, phase by phase over the

@@ -7,7 +7,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.apache.commons.lang3.Validate;
 
-/** Groth16 synthesis: the witness's evaluations a = A·w, b = B·w and c = a∘b, on the CPU. */
+/**
+ * Groth16 synthesis on the CPU: the witness's evaluations a = A·w, b = B·w and c = a∘b, and from
+ * them the quotient's evaluations h.
+ */
 public final class Synthesis {
     private Synthesis() {}
 
@@ -41,5 +44,29 @@ public final class Synthesis {
             Checked.check(cuzk_h.cuzk_groth16_abc(cfg, coefficients, witness.segment(), a.segment(), b.segment(), c.segment()),
                     "cuzk_groth16_abc");
         }
+    }
+
+    /**
+     * Groth16's H in one native call, as snarkjs computes it: the inverse NTT of a, b and c
+     * (Montgomery form, evaluations on the domain of their size, a power of two), the NTT on the
+     * coset by the root of unity of twice that order, then h = a·b − c, left in a; b and c are
+     * overwritten.
+     */
+    public static void h(ScalarVector a, ScalarVector b, ScalarVector c, int threads) {
+        Validate.notNull(a, "a");
+        Validate.notNull(b, "b");
+        Validate.notNull(c, "c");
+        Validate.isTrue(threads >= 0, "threads must be >= 0 (0 = all), not %d", threads);
+        long n = a.size();
+        Validate.isTrue(n > 0 && Long.bitCount(n) == 1, "the domain size %d is not a power of two", n);
+        for (ScalarVector v : new ScalarVector[] {a, b, c}) {
+            Validate.isTrue(v.form() == ScalarForm.MONTGOMERY, "a, b and c must be in Montgomery form");
+            Validate.isTrue(v.size() == n, "a, b and c must have the same size");
+            Validate.isTrue(v.curve() == a.curve(), "a, b and c belong to different curves");
+        }
+        Validate.isTrue(a.segment().address() != b.segment().address() && b.segment().address() != c.segment().address()
+                && a.segment().address() != c.segment().address(), "a, b and c must be distinct vectors");
+        Checked.check(cuzk_h.cuzk_groth16_h(a.curve().id(), Long.numberOfTrailingZeros(n), threads, a.segment(), b.segment(),
+                c.segment()), "cuzk_groth16_h");
     }
 }

@@ -442,6 +442,34 @@ public final class cuzk_h {
         }
     }
 
+    private static final class cuzk_groth16_h {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("cuzk_groth16_h");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void *a, void *b, void *c) } */
+    public static FunctionDescriptor cuzk_groth16_h$descriptor() {
+        return cuzk_groth16_h.DESC;
+    }
+
+    public static MethodHandle cuzk_groth16_h$handle() {
+        return cuzk_groth16_h.HANDLE;
+    }
+
+    public static MemorySegment cuzk_groth16_h$address() {
+        return cuzk_groth16_h.ADDR;
+    }
+
+    public static int cuzk_groth16_h(int curve, int log_n, int threads, MemorySegment a, MemorySegment b, MemorySegment c) {
+        var mh$ = cuzk_groth16_h.HANDLE;
+        try {
+            return (int) mh$.invokeExact(curve, log_n, threads, a, b, c);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
     private static final class cuzk_points_check {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_points_check");

@@ -1,6 +1,7 @@
 package io.cuzk.groth16;
 
 import io.cuzk.Backend;
+import io.cuzk.CpuBackend;
 import io.cuzk.CudaBackend;
 import io.cuzk.Curve;
 import io.cuzk.NttKind;
@@ -77,6 +78,17 @@ public final class Groth16Prover {
      * b and c are overwritten.
      */
     public static void computeH(ProvingKey key, ScalarVector a, ScalarVector b, ScalarVector c, Backend backend) {
+        int n = key.domainSize();
+        Validate.isTrue(a.size() == n && b.size() == n && c.size() == n, "a, b and c must have the domain's size %d", n);
+        if (backend instanceof CpuBackend cpu) {
+            Synthesis.h(a, b, c, cpu.hostThreads());  // the same steps in one native call
+            return;
+        }
+        computeHStepByStep(key, a, b, c, backend);
+    }
+
+    /** {@link #computeH} as separate backend NTTs and element-wise operations (any backend). */
+    public static void computeHStepByStep(ProvingKey key, ScalarVector a, ScalarVector b, ScalarVector c, Backend backend) {
         int n = key.domainSize();
         Validate.isTrue(a.size() == n && b.size() == n && c.size() == n, "a, b and c must have the domain's size %d", n);
         BigInteger shift = rootOfUnity(key.curve(), Integer.numberOfTrailingZeros(n) + 1);

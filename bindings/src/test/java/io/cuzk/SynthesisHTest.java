@@ -1,0 +1,105 @@
+package io.cuzk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.math.BigInteger;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Groth16's H in one native call ({@link Synthesis#h}) against its definition in BigInteger at
+ * small sizes (interpolate a, b and c on the domain, evaluate on the coset by the root of twice the
+ * order, h = a·b − c there) and against the same steps done by separate backend calls at larger ones.
+ */
+class SynthesisHTest {
+    /** A(X) from its values on the 2^k-th roots, by the naive inverse DFT. */
+    static BigInteger[] interpolate(Curve c, BigInteger[] values, int k) {
+        int n = values.length;
+        BigInteger r = c.r();
+        BigInteger wInv = NttTest.root(c, k).modInverse(r);
+        BigInteger nInv = BigInteger.valueOf(n).modInverse(r);
+        BigInteger[] coef = new BigInteger[n];
+        for (int j = 0; j < n; j++) {
+            BigInteger acc = BigInteger.ZERO;
+            for (int i = 0; i < n; i++) {
+                acc = acc.add(values[i].multiply(wInv.modPow(BigInteger.valueOf((long) i * j), r)));
+            }
+            coef[j] = acc.multiply(nInv).mod(r);
+        }
+        return coef;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void matchesTheDefinitionAtSmallSizes(Curve c) {
+        BigInteger r = c.r();
+        for (int k = 0; k <= 5; k++) {
+            int n = 1 << k;
+            BigInteger[] a = NttTest.random(c, n, 10 + k), b = NttTest.random(c, n, 20 + k), cc = NttTest.random(c, n, 30 + k);
+            BigInteger[] pa = interpolate(c, a, k), pb = interpolate(c, b, k), pc = interpolate(c, cc, k);
+            BigInteger g = NttTest.root(c, k + 1), w = NttTest.root(c, k);
+            try (Arena arena = Arena.ofConfined()) {
+                ScalarVector va = NttTest.load(arena, c, a), vb = NttTest.load(arena, c, b), vc = NttTest.load(arena, c, cc);
+                Synthesis.h(va, vb, vc, k % 2 == 0 ? 0 : 1);
+                BigInteger[] h = NttTest.read(va);
+                for (int j = 0; j < n; j++) {
+                    BigInteger x = g.multiply(w.modPow(BigInteger.valueOf(j), r)).mod(r);
+                    BigInteger want = NttTest.eval(pa, x, r).multiply(NttTest.eval(pb, x, r)).subtract(NttTest.eval(pc, x, r)).mod(r);
+                    assertEquals(want, h[j], c + " 2^" + k + " index " + j);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void equalsSeparateNttsAndOperations(Curve c) {
+        int k = 12, n = 1 << k;
+        BigInteger[] a = NttTest.random(c, n, 1), b = NttTest.random(c, n, 2), cc = NttTest.random(c, n, 3);
+        try (Arena arena = Arena.ofConfined()) {
+            ScalarVector va = NttTest.load(arena, c, a), vb = NttTest.load(arena, c, b), vc = NttTest.load(arena, c, cc);
+            Synthesis.h(va, vb, vc, 0);
+            ScalarVector ea = NttTest.load(arena, c, a), eb = NttTest.load(arena, c, b), ec = NttTest.load(arena, c, cc);
+            for (ScalarVector v : List.of(ea, eb, ec)) {
+                Backend.cpu(1).ntt(v, NttKind.INVERSE);
+                Backend.cpu(1).ntt(v, NttKind.COSET_FORWARD, NttTest.root(c, k + 1));
+            }
+            ScalarOps.multiply(ea, eb, ea);
+            ScalarOps.subtract(ea, ec, ea);
+            assertEquals(List.of(NttTest.read(ea)), List.of(NttTest.read(va)));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void badArgumentsAreRefusedWithTheReason(Curve c) {
+        try (Arena arena = Arena.ofConfined()) {
+            ScalarVector a = ScalarVector.allocate(arena, c, 8, ScalarForm.MONTGOMERY);
+            ScalarVector b = ScalarVector.allocate(arena, c, 8, ScalarForm.MONTGOMERY);
+            ScalarVector d = ScalarVector.allocate(arena, c, 8, ScalarForm.MONTGOMERY);
+            ScalarVector three = ScalarVector.allocate(arena, c, 3, ScalarForm.MONTGOMERY);
+            ScalarVector canonical = ScalarVector.allocate(arena, c, 8, ScalarForm.CANONICAL);
+            Curve other = c == Curve.BN254 ? Curve.BLS12_381 : Curve.BN254;
+            ScalarVector otherCurve = ScalarVector.allocate(arena, other, 8, ScalarForm.MONTGOMERY);
+            String[][] cases = {
+                {"power of two", message(() -> Synthesis.h(three, three, three, 0))},
+                {"same size", message(() -> Synthesis.h(a, b, three, 0))},
+                {"Montgomery", message(() -> Synthesis.h(a, canonical, d, 0))},
+                {"different curves", message(() -> Synthesis.h(a, b, otherCurve, 0))},
+                {"distinct", message(() -> Synthesis.h(a, a, d, 0))},
+                {"threads", message(() -> Synthesis.h(a, b, d, -1))},
+            };
+            for (String[] cs : cases) {
+                assertTrue(cs[1].contains(cs[0]), cs[0] + ": " + cs[1]);
+            }
+        }
+    }
+
+    private static String message(Runnable r) {
+        return assertThrows(IllegalArgumentException.class, r::run).getMessage();
+    }
+}

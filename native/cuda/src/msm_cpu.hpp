@@ -49,14 +49,13 @@ inline size_t msm_bucket_spread(int bits, int w, int c) {
     return top_bits < c - 1 ? (size_t)1 << (c - 1 - std::max(top_bits, 0)) : 1;
 }
 
-// Feeds the digits of window w of points [begin, end) to add(bucket, index, negate); with spread s,
+// Feeds the digits digit(i) of points [begin, end) to add(bucket, index, negate); with spread s,
 // digit d goes to one of the buckets (|d| - 1) s .. (|d| - 1) s + s - 1, in turn.
-template <class G, class Add>
-inline void accumulate_spread(const uint64_t* k, const Affine<G>* bases, size_t begin, size_t end, int w, int c,
-                              size_t spread, Add&& add) {
+template <class G, class Digit, class Add>
+inline void accumulate_spread(const Affine<G>* bases, size_t begin, size_t end, size_t spread, Digit&& digit, Add&& add) {
     size_t turn = 0;
     for (size_t i = begin; i < end; i++) {
-        int d = booth_digit(k + 4 * i, w, c);
+        int d = digit(i);
         if (d == 0 || bases[i].is_inf()) continue;
         const uint32_t m = (uint32_t)(d > 0 ? d : -d) - 1;
         uint32_t b = m;
@@ -67,6 +66,13 @@ inline void accumulate_spread(const uint64_t* k, const Affine<G>* bases, size_t 
         add(b, i, d < 0);
     }
 }
+
+// Scalars equal to one are counted apart when they are at least this many and a sixteenth of
+// all: a circuit's witness is often mostly booleans, and in window 0 they would all fall into
+// bucket 0, which takes one batched addition per batch (the rest costs an XYZZ addition each).
+constexpr uint64_t MSM_ONES_MIN = 512;
+// Buckets of a task summing such bases (one digit spread over all of them).
+constexpr size_t MSM_ONES_BUCKETS = 1024;
 
 // acc = sum_j (j + 1) * (sum of the spread buckets of digit j + 1), by running sums from the top;
 // add_to(b, p) adds bucket b to p.
@@ -284,7 +290,42 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
         }
     }
 
-    const int c = window_bits ? (int)window_bits : msm_window_bits(n, bits);
+    // Scalars equal to one: their bases are summed apart, spread over all buckets of `ones_tasks`
+    // extra tasks (one slice of the points each), and skipped in window 0 (their only non-zero
+    // digit). `ones` marks them; it stays empty when they are too few to matter. The window width
+    // follows the scalars the windows will see: neither zeros nor the ones taken apart.
+    std::vector<uint8_t> ones;
+    uint64_t general = n;
+    {
+        const size_t chunk = 1 << 14;
+        const size_t chunks = (n + chunk - 1) / chunk;
+        std::atomic<uint64_t> count{0}, zeros{0};
+        parallel_for(threads, chunks, [&](size_t ch) {
+            const size_t end = std::min<size_t>(n, (ch + 1) * chunk);
+            uint64_t local = 0, local_zeros = 0;
+            for (size_t i = ch * chunk; i < end; i++) {
+                const uint64_t* v = k + 4 * i;
+                const uint64_t high = v[1] | v[2] | v[3];
+                local += (v[0] == 1) & (high == 0);
+                local_zeros += (v[0] == 0) & (high == 0);
+            }
+            count.fetch_add(local, std::memory_order_relaxed);
+            zeros.fetch_add(local_zeros, std::memory_order_relaxed);
+        });
+        general = n - zeros.load();
+        if (count.load() >= MSM_ONES_MIN && count.load() * 16 >= n) {
+            general -= count.load();
+            ones.resize(n);
+            parallel_for(threads, chunks, [&](size_t ch) {
+                const size_t end = std::min<size_t>(n, (ch + 1) * chunk);
+                for (size_t i = ch * chunk; i < end; i++) {
+                    const uint64_t* v = k + 4 * i;
+                    ones[i] = (v[0] == 1) & ((v[1] | v[2] | v[3]) == 0);
+                }
+            });
+        }
+    }
+    const int c = window_bits ? (int)window_bits : msm_window_bits(std::max<uint64_t>(general, 1), bits);
     const int windows = (bits + 1 + c - 1) / c;
     const size_t buckets = (size_t)1 << (c - 1);
     // Split the points too when windows alone cannot keep every thread busy.
@@ -305,45 +346,56 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
     }
 #endif
 
-    std::vector<P> partial((size_t)windows * splits, P::infinity());
-    parallel_for(threads, (size_t)windows * splits, [&](size_t task) {
-        const int w = (int)(task / splits);
+    const size_t ones_tasks = ones.empty() ? 0 : std::min<size_t>(threads, (n + MSM_BATCH_AFFINE_MIN - 1) / MSM_BATCH_AFFINE_MIN);
+    const size_t per_ones_task = ones_tasks ? (n + ones_tasks - 1) / ones_tasks : 0;
+
+    std::vector<P> partial((size_t)windows * splits + ones_tasks, P::infinity());
+    parallel_for(threads, (size_t)windows * splits + ones_tasks, [&](size_t task) {
+        const bool ones_task = task >= (size_t)windows * splits;
+        const int w = ones_task ? 0 : (int)(task / splits);
         const size_t s = task % splits;
-        const size_t begin = s * per_split;
-        const size_t end = std::min<size_t>(n, begin + per_split);
-        // sum_{j} (j + 1) * bucket[j] by running sums from the top.
+        const size_t begin = ones_task ? (task - (size_t)windows * splits) * per_ones_task : s * per_split;
+        const size_t end = std::min<size_t>(n, begin + (ones_task ? per_ones_task : per_split));
+        // sum_{j} (j + 1) * bucket[j] by running sums from the top; a ones task has one digit,
+        // spread over every bucket.
         P running = P::infinity(), acc = P::infinity();
-        const size_t spread = msm_bucket_spread(bits, w, c);
+        const size_t nb = ones_task ? MSM_ONES_BUCKETS : buckets;
+        const size_t spread = ones_task ? nb : msm_bucket_spread(bits, w, c);
+        const bool skip_ones = !ones.empty() && w == 0;
+        auto digit = [&](size_t i) -> int {
+            if (ones_task) return ones[i];
+            if (skip_ones && ones[i]) return 0;
+            return booth_digit(k + 4 * i, w, c);
+        };
 #if defined(CUZK_BATCH_IFMA)
         if constexpr (has_lanes) {
             if (lanes && end - begin >= MSM_BATCH_AFFINE_MIN) {
-                lanes::IfmaBuckets<G> bucket(bases, lanes.get(), buckets,
-                                            std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, buckets / 2)));
-                accumulate_spread(k, bases, begin, end, w, c, spread, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, i, neg); });
+                lanes::IfmaBuckets<G> bucket(bases, lanes.get(), nb,
+                                            std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, nb / 2)));
+                accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, i, neg); });
                 bucket.finish();
-                reduce_spread(buckets, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
+                reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
                 partial[task] = acc;
                 return;
             }
         }
 #endif
         if (end - begin >= MSM_BATCH_AFFINE_MIN) {
-            BatchAffineBuckets<G> bucket(buckets, std::min<size_t>(1024, std::max<size_t>(64, buckets / 4)));
-            accumulate_spread(k, bases, begin, end, w, c, spread,
-                              [&](uint32_t b, size_t i, bool neg) { bucket.add(b, &bases[i], neg); });
+            BatchAffineBuckets<G> bucket(nb, std::min<size_t>(1024, std::max<size_t>(64, nb / 4)));
+            accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, &bases[i], neg); });
             bucket.finish();
-            reduce_spread(buckets, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
+            reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
         } else {
-            std::vector<P> bucket(buckets, P::infinity());
+            std::vector<P> bucket(nb, P::infinity());
             for (size_t i = begin; i < end; i++) {
-                int d = booth_digit(k + 4 * i, w, c);
+                int d = digit(i);
                 if (d == 0) continue;
                 const Affine<G>& b = bases[i];
                 if (b.is_inf()) continue;
                 if (d > 0) bucket[d - 1].add_affine(b);
                 else bucket[-d - 1].sub_affine(b);
             }
-            for (size_t j = buckets; j-- > 0;) {
+            for (size_t j = nb; j-- > 0;) {
                 running.add(bucket[j]);
                 acc.add(running);
             }
@@ -356,6 +408,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
         for (int i = 0; i < c; i++) result = result.dbl();
         for (size_t s = 0; s < splits; s++) result.add(partial[(size_t)w * splits + s]);
     }
+    for (size_t t = 0; t < ones_tasks; t++) result.add(partial[(size_t)windows * splits + t]);
     *out = result.to_affine();
 }
 

@@ -158,6 +158,57 @@ class CpuIsaTest {
         }
     }
 
+    /**
+     * A witness that is mostly booleans: scalars of one are summed apart from the windows (and
+     * zeros skipped) once they are many; the result must not change, on every path this CPU has,
+     * whether the ones are a few (not taken apart), most, or all of the scalars.
+     */
+    @Test
+    void mostlyOnesAndZerosGiveTheKnownAnswer() {
+        for (Curve c : Curve.values()) {
+            for (Group g : Group.values()) {
+                for (int[] shape : new int[][] {{600, 95}, {5000, 70}, {5000, 100}, {3000, 3}}) {
+                    assertMostlyOnes(c, g, shape[0], shape[1]);
+                }
+            }
+        }
+    }
+
+    static void assertMostlyOnes(Curve c, Group g, int n, int onesPercent) {
+        try (Arena a = Arena.ofConfined()) {
+            Random rnd = new Random(31L * n + onesPercent);
+            PointVector gs = PointVector.allocate(a, c, g, n);
+            ScalarVector m = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+            ScalarVector k = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+            BigInteger sum = BigInteger.ZERO;
+            for (int i = 0; i < n; i++) {
+                gs.set(i, Points.generator(c, g));
+                // some bases repeat, some are opposite: equal points meet in the ones' buckets too
+                BigInteger mi = rnd.nextInt(4) == 0 ? c.r().subtract(BigInteger.valueOf(1 + rnd.nextInt(3)))
+                        : new BigInteger(64, rnd).add(BigInteger.ONE);
+                m.set(i, mi);
+                int roll = rnd.nextInt(100);
+                BigInteger ki = roll < onesPercent ? BigInteger.ONE
+                        : roll < onesPercent + (100 - onesPercent) / 2 ? BigInteger.ZERO : new BigInteger(c.r().bitLength() - 1, rnd);
+                k.set(i, ki);
+                if (i != 7) { // that base is replaced by infinity below
+                    sum = sum.add(mi.multiply(ki));
+                }
+            }
+            PointVector bases = PointVector.allocate(a, c, g, n);
+            Points.multiply(gs, m, bases);
+            bases.set(7, Point.infinity(c, g));
+            Point expected = Points.multiply(Points.generator(c, g), sum.mod(c.r()));
+            for (CpuIsa isa : Cuzk.libraryInfo().availableCpuIsas()) {
+                Cuzk.setCpuIsa(isa);
+                for (int threads : new int[] {1, 2}) {
+                    assertEquals(expected, Backend.cpu(threads).msm(bases, k),
+                            isa + " " + c + " " + g + " n=" + n + " ones " + onesPercent + "% threads=" + threads);
+                }
+            }
+        }
+    }
+
     @Test
     void autoPicksTheBestAvailable() {
         Cuzk.setCpuIsa(CpuIsa.AUTO);

@@ -270,7 +270,7 @@ public final class NativeLibrary {
         if (!(conn instanceof JarURLConnection jar)) {
             return null;
         }
-        conn.setUseCaches(true); // the class loader's open jar, not a second copy of it
+        conn.setUseCaches(true); // the JDK keeps this jar open for later lookups in this process
         JarEntry entry = jar.getJarEntry();
         long crc = entry.getCrc();
         long size = entry.getSize();

@@ -321,10 +321,14 @@ public final class Engine implements AutoCloseable {
                 p.proof = Groth16Prover.assemble(p.key, msms, blinding.draw(p.key.curve()), p.publicSignals);
                 releaseAll(p);
                 p.finalizeEnd = System.nanoTime();
+                // Counted and timed before DONE is visible: another finalizer may complete the job
+                // as soon as this partition is DONE, and whoever then reads the status must see it.
+                partitionsDone.increment();
+                recordPhases(p); // its phases all ran, even if it is cancelled below
                 if (move(p, PartitionState.FINALIZING, PartitionState.DONE)) {
-                    recordPhases(p);
-                    partitionsDone.increment();
                     completeIfDone(p.job);
+                } else {
+                    partitionsDone.decrement(); // cancelled at the last moment
                 }
             } catch (Throwable t) {
                 fail(p, t);

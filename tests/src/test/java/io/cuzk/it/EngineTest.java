@@ -262,6 +262,26 @@ class EngineTest {
         }
     }
 
+    /**
+     * Whoever sees a job complete sees its partitions counted: the last two partitions of a job
+     * finish on different finalizers, and the one that completes the job must not outrun the
+     * other's count (the workload summary once reported 3 of 4 partitions this way).
+     */
+    @Test
+    void aCompletedJobsPartitionsAreAlreadyCounted() throws Exception {
+        Config cfg = Config.builder().finalizers(4).build();
+        try (Engine e = Engine.start(cfg)) {
+            long done = 0;
+            for (int round = 0; round < 50; round++) {
+                JobHandle h = e.submit(Job.ofFiles(zkey("multi_main"), List.of(wtns("multi_main"), wtns("multi_main"), wtns("multi_main")),
+                        Priority.NORMAL));
+                done += h.await(WAIT).size();
+                assertEquals(done, e.status().counters().partitionsDone(), "round " + round);
+            }
+            assertAllReturned(e);
+        }
+    }
+
     /** Keys stay resident while idle, and are evicted, least recently used first, when the cache is full. */
     @Test
     void idleKeysAreKeptUntilTheCacheIsFull() throws Exception {

@@ -10,6 +10,8 @@ import io.cuzk.PointVector;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarVector;
 import java.lang.foreign.Arena;
+import java.math.BigInteger;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * CPU MSM time per call, by curve, group, size, thread count and CPU code path ({@code -p
- * isa=X86_ADX,X86_IFMA} compares two paths in one run; a path this CPU lacks fails the trial).
+ * isa=X86_ADX,X86_IFMA} compares two paths in one run; a path this CPU lacks fails the trial),
+ * and by the share of scalars equal to one ({@code -p onesPercent=0,50,90}: a witness of mostly
+ * booleans; the others stay uniform).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -51,6 +55,9 @@ public class MsmBenchmark {
     @Param({"AUTO"})
     public CpuIsa isa;
 
+    @Param({"0"})
+    public int onesPercent;
+
     private Arena arena;
     private PointVector bases;
     private ScalarVector scalars;
@@ -63,6 +70,12 @@ public class MsmBenchmark {
         int n = 1 << logSize;
         bases = Inputs.points(arena, curve, group, n, 1);
         scalars = Inputs.scalars(arena, curve, n, ScalarForm.CANONICAL, 2);
+        Random rnd = new Random(3);
+        for (int i = 0; i < n; i++) {
+            if (rnd.nextInt(100) < onesPercent) {
+                scalars.set(i, BigInteger.ONE);
+            }
+        }
         backend = Backend.cpu(threads);
     }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -121,39 +122,51 @@ class CpuIsaTest {
         }
     }
 
-    static void assertIfmaMatchesOnEdgeInputs(Curve c, Group g, int n) {
-        try (Arena a = Arena.ofConfined()) {
-            Random rnd = new Random(n);
+    /**
+     * An MSM with a known answer: bases m_i·G (base i replaced by infinity) and scalars k_i, drawn
+     * in turn from rnd; the answer is (Σ k_i m_i)·G over the other points.
+     */
+    record KnownMsm(PointVector bases, ScalarVector scalars, Point expected) {
+        static KnownMsm of(Arena a, Curve c, Group g, int n, int infinityAt, Random rnd, Function<Random, BigInteger> base,
+                Function<Random, BigInteger> scalar) {
             PointVector gs = PointVector.allocate(a, c, g, n);
             ScalarVector m = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
             ScalarVector k = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
             BigInteger sum = BigInteger.ZERO;
             for (int i = 0; i < n; i++) {
                 gs.set(i, Points.generator(c, g));
-                // few distinct bases (equal and opposite points meet in the buckets)
-                BigInteger v = BigInteger.valueOf(1 + rnd.nextInt(6));
-                BigInteger mi = rnd.nextBoolean() ? v : c.r().subtract(v);
+                BigInteger mi = base.apply(rnd);
                 m.set(i, mi);
-                // scalars from a small set, zeros, r - 1 and values above r
-                BigInteger ki = switch (rnd.nextInt(6)) {
-                    case 0 -> BigInteger.ZERO;
-                    case 1 -> c.r().subtract(BigInteger.ONE);
-                    case 2 -> BigInteger.valueOf(rnd.nextInt(5));
-                    case 3 -> c.r().add(BigInteger.valueOf(rnd.nextInt(1000)));
-                    default -> new BigInteger(c.r().bitLength() - 1, rnd);
-                };
+                BigInteger ki = scalar.apply(rnd);
                 k.set(i, ki);
-                if (i != n / 2) { // that base is replaced by infinity below
+                if (i != infinityAt) {
                     sum = sum.add(mi.multiply(ki));
                 }
             }
             PointVector bases = PointVector.allocate(a, c, g, n);
             Points.multiply(gs, m, bases);
-            bases.set(n / 2, Point.infinity(c, g));
-            Point expected = Points.multiply(Points.generator(c, g), sum.mod(c.r()));
+            bases.set(infinityAt, Point.infinity(c, g));
+            return new KnownMsm(bases, k, Points.multiply(Points.generator(c, g), sum.mod(c.r())));
+        }
+    }
+
+    static void assertIfmaMatchesOnEdgeInputs(Curve c, Group g, int n) {
+        try (Arena a = Arena.ofConfined()) {
+            KnownMsm msm = KnownMsm.of(a, c, g, n, n / 2, new Random(n), rnd -> {
+                // few distinct bases (equal and opposite points meet in the buckets)
+                BigInteger v = BigInteger.valueOf(1 + rnd.nextInt(6));
+                return rnd.nextBoolean() ? v : c.r().subtract(v);
+            }, rnd -> switch (rnd.nextInt(6)) { // scalars from a small set, zeros, r - 1 and values above r
+                case 0 -> BigInteger.ZERO;
+                case 1 -> c.r().subtract(BigInteger.ONE);
+                case 2 -> BigInteger.valueOf(rnd.nextInt(5));
+                case 3 -> c.r().add(BigInteger.valueOf(rnd.nextInt(1000)));
+                default -> new BigInteger(c.r().bitLength() - 1, rnd);
+            });
             Cuzk.setCpuIsa(CpuIsa.X86_IFMA);
             for (int threads : new int[] {1, 2}) {
-                assertEquals(expected, Backend.cpu(threads).msm(bases, k), c + " " + g + " n=" + n + " threads=" + threads);
+                assertEquals(msm.expected(), Backend.cpu(threads).msm(msm.bases(), msm.scalars()),
+                        c + " " + g + " n=" + n + " threads=" + threads);
             }
         }
     }
@@ -176,33 +189,20 @@ class CpuIsaTest {
 
     static void assertMostlyOnes(Curve c, Group g, int n, int onesPercent) {
         try (Arena a = Arena.ofConfined()) {
-            Random rnd = new Random(31L * n + onesPercent);
-            PointVector gs = PointVector.allocate(a, c, g, n);
-            ScalarVector m = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
-            ScalarVector k = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
-            BigInteger sum = BigInteger.ZERO;
-            for (int i = 0; i < n; i++) {
-                gs.set(i, Points.generator(c, g));
-                // some bases repeat, some are opposite: equal points meet in the ones' buckets too
-                BigInteger mi = rnd.nextInt(4) == 0 ? c.r().subtract(BigInteger.valueOf(1 + rnd.nextInt(3)))
-                        : new BigInteger(64, rnd).add(BigInteger.ONE);
-                m.set(i, mi);
-                int roll = rnd.nextInt(100);
-                BigInteger ki = roll < onesPercent ? BigInteger.ONE
-                        : roll < onesPercent + (100 - onesPercent) / 2 ? BigInteger.ZERO : new BigInteger(c.r().bitLength() - 1, rnd);
-                k.set(i, ki);
-                if (i != 7) { // that base is replaced by infinity below
-                    sum = sum.add(mi.multiply(ki));
-                }
-            }
-            PointVector bases = PointVector.allocate(a, c, g, n);
-            Points.multiply(gs, m, bases);
-            bases.set(7, Point.infinity(c, g));
-            Point expected = Points.multiply(Points.generator(c, g), sum.mod(c.r()));
+            // some bases repeat, some are opposite: equal points meet in the ones' buckets too
+            KnownMsm msm = KnownMsm.of(a, c, g, n, 7, new Random(31L * n + onesPercent),
+                    rnd -> rnd.nextInt(4) == 0 ? c.r().subtract(BigInteger.valueOf(1 + rnd.nextInt(3)))
+                            : new BigInteger(64, rnd).add(BigInteger.ONE),
+                    rnd -> {
+                        int roll = rnd.nextInt(100);
+                        return roll < onesPercent ? BigInteger.ONE
+                                : roll < onesPercent + (100 - onesPercent) / 2 ? BigInteger.ZERO
+                                : new BigInteger(c.r().bitLength() - 1, rnd);
+                    });
             for (CpuIsa isa : Cuzk.libraryInfo().availableCpuIsas()) {
                 Cuzk.setCpuIsa(isa);
                 for (int threads : new int[] {1, 2}) {
-                    assertEquals(expected, Backend.cpu(threads).msm(bases, k),
+                    assertEquals(msm.expected(), Backend.cpu(threads).msm(msm.bases(), msm.scalars()),
                             isa + " " + c + " " + g + " n=" + n + " ones " + onesPercent + "% threads=" + threads);
                 }
             }

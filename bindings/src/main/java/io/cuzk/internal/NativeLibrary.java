@@ -247,7 +247,7 @@ public final class NativeLibrary {
         try {
             if (privateDir == null) {
                 privateDir = Files.createTempDirectory("cuzk-native-",
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                        PosixFilePermissions.asFileAttribute(OWNER_ONLY));
                 privateDir.toFile().deleteOnExit();
             }
             Path target = privateDir.resolve(fileName);

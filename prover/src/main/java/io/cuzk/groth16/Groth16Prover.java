@@ -75,22 +75,16 @@ public final class Groth16Prover {
 
     /**
      * Step 2 and 3: from a, b, c (evaluations on the domain, Montgomery form) to h, left in a;
-     * b and c are overwritten.
+     * b and c are overwritten. On the CPU one native call does every step ({@link Synthesis#h});
+     * other backends run the NTTs themselves.
      */
     public static void computeH(ProvingKey key, ScalarVector a, ScalarVector b, ScalarVector c, Backend backend) {
         int n = key.domainSize();
         Validate.isTrue(a.size() == n && b.size() == n && c.size() == n, "a, b and c must have the domain's size %d", n);
         if (backend instanceof CpuBackend cpu) {
-            Synthesis.h(a, b, c, cpu.hostThreads());  // the same steps in one native call
+            Synthesis.h(a, b, c, cpu.hostThreads());
             return;
         }
-        computeHStepByStep(key, a, b, c, backend);
-    }
-
-    /** {@link #computeH} as separate backend NTTs and element-wise operations (any backend). */
-    public static void computeHStepByStep(ProvingKey key, ScalarVector a, ScalarVector b, ScalarVector c, Backend backend) {
-        int n = key.domainSize();
-        Validate.isTrue(a.size() == n && b.size() == n && c.size() == n, "a, b and c must have the domain's size %d", n);
         BigInteger shift = rootOfUnity(key.curve(), Integer.numberOfTrailingZeros(n) + 1);
         for (ScalarVector v : new ScalarVector[] {a, b, c}) {
             backend.ntt(v, NttKind.INVERSE);

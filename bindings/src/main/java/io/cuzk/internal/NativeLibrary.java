@@ -13,6 +13,7 @@ import java.net.JarURLConnection;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLConnection;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,7 +122,10 @@ public final class NativeLibrary {
     record Loaded(SymbolLookup lookup, Path path) {}
 
     private static Loaded load() {
-        Path file = locate(System.getProperty(PATH_PROPERTY), platform(), NativeLibrary.class.getClassLoader());
+        // The platform is worked out only for the packed copy: an explicit path (bin/cuzk passes
+        // the unpacked one) needs neither it nor the jar.
+        String override = System.getProperty(PATH_PROPERTY);
+        Path file = locate(override, override == null || override.isBlank() ? platform() : null, NativeLibrary.class.getClassLoader());
         SymbolLookup lookup;
         try {
             lookup = SymbolLookup.libraryLookup(file, Arena.global());
@@ -304,10 +308,18 @@ public final class NativeLibrary {
         return target;
     }
 
-    private static long crc32(Path file) throws IOException {
+    /**
+     * CRC-32 of a file, read through one direct buffer: on every load of a cached library, so it
+     * must be cheap; reading in chunks costs a fifth of mapping the file (whose page faults
+     * dominate) or of reading it into one heap array.
+     */
+    static long crc32(Path file) throws IOException {
         CRC32 crc = new CRC32();
+        ByteBuffer buf = ByteBuffer.allocateDirect(1 << 18);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            crc.update(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+            while (ch.read(buf.clear()) >= 0) {
+                crc.update(buf.flip());
+            }
         }
         return crc.getValue();
     }

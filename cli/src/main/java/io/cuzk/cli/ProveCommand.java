@@ -15,6 +15,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * {@code cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>}: the arguments of
@@ -32,10 +34,14 @@ final class ProveCommand {
         Path publicJson = Path.of(opts.positional().get(3));
         boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
         Backend backend = backend(opts, quiet ? null : out);
+        // SecureRandom's first use (its providers) costs about 10 ms: it runs on a second thread
+        // while this one reads the key and the witness.
+        FutureTask<Blinding> blinding = new FutureTask<>(Blinding::secure);
+        Thread.ofPlatform().daemon().name("cuzk-blinding").start(blinding);
         long t0 = System.nanoTime();
         try (ProvingKey key = read(() -> ProvingKey.read(zkey), zkey); Witness witness = read(() -> Witness.read(wtns), wtns)) {
             long t1 = System.nanoTime();
-            Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness);
+            Proof proof = new Groth16Prover(backend, join(blinding)).prove(key, witness);
             long t2 = System.nanoTime();
             createParent(proofJson);
             createParent(publicJson);
@@ -69,6 +75,17 @@ final class ProveCommand {
             }
             default -> throw new UsageException("unknown backend '" + name + "': expected cpu, cuda or auto");
         };
+    }
+
+    private static Blinding join(FutureTask<Blinding> task) {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while SecureRandom was set up", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("SecureRandom could not be set up: " + e.getCause(), e.getCause());
+        }
     }
 
     interface Reader<T> {

@@ -116,6 +116,22 @@ class LauncherIT {
         assertFalse(err.contains("][error]") || err.contains("][warning]"), err);
     }
 
+    /**
+     * The launcher loads the library the build unpacked next to the jar where it is, not a copy
+     * extracted from the jar (which costs each command a jar opening and a CRC check).
+     */
+    @Test
+    void theLauncherLoadsTheUnpackedLibraryWhereItIs() throws IOException, InterruptedException {
+        Path unpacked = repo().resolve("cli/target/native/libcuzk.so");
+        assertTrue(Files.isRegularFile(unpacked), "the package phase unpacks " + unpacked);
+        Process p = start("info");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out + err);
+        assertTrue(out.contains("library:  " + unpacked.toRealPath()), out);
+    }
+
     @Test
     void msmDemoChecksItself() throws IOException, InterruptedException {
         Process p = start("msm-demo", "--log-size", "12");

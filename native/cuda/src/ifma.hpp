@@ -435,7 +435,7 @@ class IfmaBuckets {
             prod[lane] = L::from_lanes_form(w);
             pre[lane] = lane ? pre[lane - 1] * prod[lane] : prod[lane];
         }
-        F t = pre[7].inv();
+        F t = pre[7].inv_vartime();
         V inv;
         for (int lane = 7; lane >= 0; lane--) {
             F li = lane ? t * pre[lane - 1] : t;

@@ -142,7 +142,7 @@ class BatchAffineBuckets {
             acc = acc * denom_[i];
             prefix_[i] = acc;
         }
-        F inv = acc.inv();
+        F inv = acc.inv_vartime();
         for (size_t i = k; i-- > 0;) {
             const Entry& e = batch_[i];
             A& b = bucket_[e.bucket];

@@ -154,6 +154,111 @@ struct Field {
         return pow(e.v, N);
     }
 
+#if !defined(__CUDA_ARCH__)
+    // The inverse (zero for zero) by the binary extended Euclidean algorithm, host only. Its time
+    // depends on the value: it serves the CPU MSM's batched additions, whose bucket accesses
+    // already depend on the scalars, and costs about half of inv()'s 380 products.
+    //
+    // On the integer A = x*R held here: u = A, v = p, x1*A = u, x2*A = v (mod p); subtract the
+    // smaller of u, v from the larger and divide out its factors of two until one is 1. Dividing
+    // x by 2^s mod p takes one step: x + m*p with m = -x/p mod 2^s is a multiple of 2^s. The
+    // result A^-1 = x^-1 R^-1 becomes x^-1 R by a Montgomery product with R^3.
+    Field inv_vartime() const {
+        if (is_zero()) return zero();
+        const Limbs<N> m = P::modulus();
+        uint64_t u[N], v[N], x1[N], x2[N];
+        for (int i = 0; i < N; i++) {
+            u[i] = l[i];
+            v[i] = m.v[i];
+            x1[i] = 0;
+            x2[i] = 0;
+        }
+        x1[0] = 1;
+        reduce_once_rare(u);  // a stored value may be p itself (a lazy zero); no harm either way
+        if (is_zero_words(u)) return zero();
+        halve_out(u, x1, m);
+        for (;;) {  // u and v are odd here
+            if (is_one_words(u)) return finish(x1);
+            if (is_one_words(v)) return finish(x2);
+            if (geq_words(u, v)) {
+                sub_words(u, v);
+                sub_mod_words(x1, x2, m);
+                halve_out(u, x1, m);
+            } else {
+                sub_words(v, u);
+                sub_mod_words(x2, x1, m);
+                halve_out(v, x2, m);
+            }
+        }
+    }
+
+private:
+    static bool is_zero_words(const uint64_t* a) {
+        uint64_t acc = 0;
+        for (int i = 0; i < N; i++) acc |= a[i];
+        return acc == 0;
+    }
+    static bool is_one_words(const uint64_t* a) {
+        uint64_t acc = a[0] ^ 1;
+        for (int i = 1; i < N; i++) acc |= a[i];
+        return acc == 0;
+    }
+    static bool geq_words(const uint64_t* a, const uint64_t* b) {
+        for (int i = N - 1; i >= 0; i--) {
+            if (a[i] != b[i]) return a[i] > b[i];
+        }
+        return true;
+    }
+    static void sub_words(uint64_t* a, const uint64_t* b) {  // a -= b, a >= b
+        uint64_t borrow = 0;
+        for (int i = 0; i < N; i++) borrow = sub_borrow(a[i], b[i], borrow, a[i]);
+    }
+    static void sub_mod_words(uint64_t* a, const uint64_t* b, const Limbs<N>& m) {  // a = a - b mod p
+        uint64_t borrow = 0;
+        for (int i = 0; i < N; i++) borrow = sub_borrow(a[i], b[i], borrow, a[i]);
+        if (borrow) {
+            uint64_t c = 0;
+            for (int i = 0; i < N; i++) c = add_carry(a[i], m.v[i], c, a[i]);
+        }
+    }
+    // w /= 2^k and x = x / 2^k mod p, for the k trailing zero bits of w (w > 0).
+    static void halve_out(uint64_t* w, uint64_t* x, const Limbs<N>& m) {
+        int k = 0;
+        while (w[k / 64] == 0) k += 64;
+        k += __builtin_ctzll(w[k / 64]);
+        if (k == 0) return;
+        const int words = k / 64, bits = k % 64;
+        for (int i = 0; i < N; i++) {
+            const uint64_t lo = i + words < N ? w[i + words] : 0;
+            const uint64_t hi = i + words + 1 < N ? w[i + words + 1] : 0;
+            w[i] = bits ? (lo >> bits) | (hi << (64 - bits)) : lo;
+        }
+        while (k > 0) {
+            const int s = k < 63 ? k : 63;
+            const uint64_t q = (x[0] * P::INV) & ((uint64_t(1) << s) - 1);  // x + q*p = 0 mod 2^s
+            uint64_t t[N + 1];
+            unsigned __int128 acc = 0;
+            for (int i = 0; i < N; i++) {
+                acc += (unsigned __int128)q * m.v[i] + x[i];
+                t[i] = (uint64_t)acc;
+                acc >>= 64;
+            }
+            t[N] = (uint64_t)acc;
+            for (int i = 0; i < N; i++) x[i] = (t[i] >> s) | (t[i + 1] << (64 - s));
+            reduce_once_rare(x);  // below (2^s + 1) p / 2^s < 2p
+            k -= s;
+        }
+    }
+    static Field finish(const uint64_t* x) {
+        static const Field r3 = from_limbs(P::r2()) * from_limbs(P::r2());  // R^4 / R
+        Field r;
+        for (int i = 0; i < N; i++) r.l[i] = x[i];
+        return r * r3;
+    }
+
+public:
+#endif
+
     CUZK_HD static Field to_mont(const Field& canonical) { return canonical * from_limbs(P::r2()); }
     CUZK_HD Field from_mont() const {
         Field o = zero();
@@ -205,6 +310,13 @@ struct Field2 {
         F ni = norm.inv();
         return {c0 * ni, -(c1 * ni)};
     }
+#if !defined(__CUDA_ARCH__)
+    Field2 inv_vartime() const {  // as inv(), with the base field's variable-time inversion
+        F norm = c0.sqr() + c1.sqr();
+        F ni = norm.inv_vartime();
+        return {c0 * ni, -(c1 * ni)};
+    }
+#endif
 };
 
 using bn254_fp = Field<bn254_fp_params>;

@@ -303,6 +303,7 @@ CUZK_NS_END
 #include <vector>
 
 #include "cuzk/curve.hpp"
+#include "host_memory.hpp"
 #include "pool.hpp"
 
 CUZK_NS_BEGIN
@@ -333,9 +334,9 @@ struct LanesPoint {
 
 // Converts the bases to the lanes form (one scalar product per coordinate), over threads.
 template <class G>
-std::unique_ptr<LanesPoint<G>[]> lanes_bases(const Affine<G>* bases, uint64_t n, unsigned threads) {
+HostArray<LanesPoint<G>> lanes_bases(const Affine<G>* bases, uint64_t n, unsigned threads) {
     using L = typename algebra_of<typename G::F>::type;
-    std::unique_ptr<LanesPoint<G>[]> out(new LanesPoint<G>[n]);
+    HostArray<LanesPoint<G>> out(n);
     L::one_words();  // initialise the constants once, before the threads
     const size_t chunk = 1 << 12;
     parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {
@@ -373,14 +374,14 @@ class IfmaBuckets {
         V x1, y1, x2, y2, dx, prefix;
     };
 
-    const A* bases_;
-    const LP* lanes_;
+    const A* bases_ = nullptr;
+    const LP* lanes_ = nullptr;
     std::vector<LP> bucket_;
     std::vector<uint8_t> state_;
     std::vector<P> overflow_;
     std::vector<Entry> batch_, deferred_, retry_;
     std::vector<Slot> slots_;
-    size_t capacity_;
+    size_t capacity_ = 0;
 
     static uint64_t* lane_words(V& v) { return reinterpret_cast<uint64_t*>(v.l); }
     static void put(V& v, int lane, const uint64_t* limbs) {
@@ -499,9 +500,21 @@ class IfmaBuckets {
     }
 
 public:
-    IfmaBuckets(const A* bases, const LP* lanes, size_t buckets, size_t capacity)
-        : bases_(bases), lanes_(lanes), bucket_(buckets), state_(buckets, EMPTY), overflow_(buckets, P::infinity()),
-          slots_((2 * capacity + 7) / 8 + 1), capacity_(capacity) {
+    IfmaBuckets() = default;
+    IfmaBuckets(const A* bases, const LP* lanes, size_t buckets, size_t capacity) { reset(bases, lanes, buckets, capacity); }
+
+    // Empties the buckets for another task; the storage is kept (see ScratchPool).
+    void reset(const A* bases, const LP* lanes, size_t buckets, size_t capacity) {
+        bases_ = bases;
+        lanes_ = lanes;
+        bucket_.resize(buckets);
+        state_.assign(buckets, EMPTY);
+        overflow_.assign(buckets, P::infinity());
+        slots_.resize((2 * capacity + 7) / 8 + 1);
+        capacity_ = capacity;
+        batch_.clear();
+        deferred_.clear();
+        retry_.clear();
         batch_.reserve(2 * capacity);
         deferred_.reserve(capacity);
         retry_.reserve(capacity);
@@ -515,6 +528,12 @@ public:
 
     void finish() {
         while (!batch_.empty() || !deferred_.empty()) run_batch();
+    }
+
+    // Bytes of storage held (kept between tasks by ScratchPool).
+    size_t footprint() const {
+        return bucket_.capacity() * sizeof(LP) + state_.capacity() + overflow_.capacity() * sizeof(P)
+               + (batch_.capacity() + deferred_.capacity() + retry_.capacity()) * sizeof(Entry) + slots_.capacity() * sizeof(Slot);
     }
 
     void add_to(size_t b, P& running) const {

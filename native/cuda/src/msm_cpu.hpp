@@ -16,6 +16,7 @@
 #include "cuzk/curve.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "errors.hpp"
+#include "host_memory.hpp"
 #include "ifma.hpp"
 #include "pool.hpp"
 
@@ -116,7 +117,7 @@ class BatchAffineBuckets {
     std::vector<Entry> batch_, deferred_, retry_;
     std::vector<F> denom_, prefix_;
     std::vector<uint8_t> kind_;
-    size_t capacity_;
+    size_t capacity_ = 0;
 
     void compute_batch() {
         const size_t k = batch_.size();
@@ -170,9 +171,21 @@ class BatchAffineBuckets {
     }
 
 public:
-    BatchAffineBuckets(size_t buckets, size_t capacity)
-        : bucket_(buckets), state_(buckets, EMPTY), overflow_(buckets, P::infinity()), denom_(2 * capacity),
-          prefix_(2 * capacity), kind_(2 * capacity), capacity_(capacity) {
+    BatchAffineBuckets() = default;
+    BatchAffineBuckets(size_t buckets, size_t capacity) { reset(buckets, capacity); }
+
+    // Empties the buckets for another task; the storage is kept (see ScratchPool).
+    void reset(size_t buckets, size_t capacity) {
+        bucket_.resize(buckets);
+        state_.assign(buckets, EMPTY);
+        overflow_.assign(buckets, P::infinity());
+        denom_.resize(2 * capacity);
+        prefix_.resize(2 * capacity);
+        kind_.resize(2 * capacity);
+        capacity_ = capacity;
+        batch_.clear();
+        deferred_.clear();
+        retry_.clear();
         batch_.reserve(2 * capacity);
         deferred_.reserve(capacity);
         retry_.reserve(capacity);
@@ -217,6 +230,13 @@ public:
         while (!batch_.empty() || !deferred_.empty()) run_batch();
     }
 
+    // Bytes of storage held (kept between tasks by ScratchPool).
+    size_t footprint() const {
+        return bucket_.capacity() * sizeof(A) + state_.capacity() + overflow_.capacity() * sizeof(P)
+               + (batch_.capacity() + deferred_.capacity() + retry_.capacity()) * sizeof(Entry)
+               + (denom_.capacity() + prefix_.capacity()) * sizeof(F) + kind_.capacity();
+    }
+
     // running += bucket b
     void add_to(size_t b, P& running) const {
         if (state_[b] != EMPTY) running.add_affine(bucket_[b]);
@@ -250,7 +270,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
     // Scalars: canonical and below r. Montgomery inputs leave Montgomery form; canonical inputs
     // at or above r (any 256-bit value is accepted) are reduced. Copy only when needed.
     const uint64_t* k = scalars;
-    std::unique_ptr<uint64_t[]> reduced;
+    HostArray<uint64_t> reduced;
     {
         std::atomic<bool> need_copy{montgomery};
         const size_t chunk = 1 << 14;
@@ -267,7 +287,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
             });
         }
         if (need_copy.load()) {
-            reduced.reset(new uint64_t[4 * n]);
+            reduced = HostArray<uint64_t>(4 * n);
             uint64_t* dst = reduced.get();
             parallel_for(threads, chunks, [&](size_t c) {
                 size_t end = std::min<size_t>(n, (c + 1) * chunk);
@@ -340,7 +360,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
     // a BLS12-381 G1 point, 256 in G2) made once per call; capped, so that very large calls use
     // the scalar batches instead of more than doubling their memory.
     constexpr bool has_lanes = lanes::algebra_of<typename G::F>::exists;
-    std::unique_ptr<std::conditional_t<has_lanes, lanes::LanesPoint<G>, char>[]> lanes;
+    HostArray<std::conditional_t<has_lanes, lanes::LanesPoint<G>, char>> lanes;
     if constexpr (has_lanes) {
         if (per_split >= MSM_BATCH_AFFINE_MIN && n <= MSM_IFMA_MAX_POINTS) lanes = lanes::lanes_bases(bases, n, threads);
     }
@@ -370,21 +390,22 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
 #if defined(CUZK_BATCH_IFMA)
         if constexpr (has_lanes) {
             if (lanes && end - begin >= MSM_BATCH_AFFINE_MIN) {
-                lanes::IfmaBuckets<G> bucket(bases, lanes.get(), nb,
-                                            std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, nb / 2)));
-                accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, i, neg); });
-                bucket.finish();
-                reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
+                auto bucket = ScratchPool<lanes::IfmaBuckets<G>>::shared().take();
+                bucket->reset(bases, lanes.get(), nb, std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, nb / 2)));
+                accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket->add(b, i, neg); });
+                bucket->finish();
+                reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket->add_to(j, into); });
                 partial[task] = acc;
                 return;
             }
         }
 #endif
         if (end - begin >= MSM_BATCH_AFFINE_MIN) {
-            BatchAffineBuckets<G> bucket(nb, std::min<size_t>(1024, std::max<size_t>(64, nb / 4)));
-            accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, &bases[i], neg); });
-            bucket.finish();
-            reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
+            auto bucket = ScratchPool<BatchAffineBuckets<G>>::shared().take();
+            bucket->reset(nb, std::min<size_t>(1024, std::max<size_t>(64, nb / 4)));
+            accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket->add(b, &bases[i], neg); });
+            bucket->finish();
+            reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket->add_to(j, into); });
         } else {
             std::vector<P> bucket(nb, P::infinity());
             for (size_t i = begin; i < end; i++) {

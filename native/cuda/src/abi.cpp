@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api_common.hpp"
+#include "host_memory.hpp"
 #include "cuzk/cuzk.h"
 
 #define CUZK_IMPL_NS portable
@@ -255,6 +256,24 @@ CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, cons
 
 CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src, void* dst) {
     return guarded("cuzk_scalars_encode", [&] { convert_scalars(config, src, dst); });
+}
+
+CUZK_API cuzk_status_t cuzk_host_alloc(uint64_t bytes, void** out) {
+    return guarded("cuzk_host_alloc", [&] {
+        require(out != nullptr, "out is null");
+        *out = nullptr;
+        require(bytes > 0 && bytes <= (uint64_t(1) << 48), "cannot allocate " + std::to_string(bytes) + " bytes");
+        void* p = cuzk::host_alloc((size_t)bytes);
+        if (!p) cuzk::fail(CUZK_ERR_OUT_OF_MEMORY, "no " + std::to_string(bytes) + " bytes of host memory to be had");
+        *out = p;
+    });
+}
+
+CUZK_API cuzk_status_t cuzk_host_free(uint64_t bytes, void* p) {
+    return guarded("cuzk_host_free", [&] {
+        require(p == nullptr || bytes > 0, "a buffer of 0 bytes was never allocated");
+        cuzk::host_free(p, (size_t)bytes);
+    });
 }
 
 }  // extern "C"

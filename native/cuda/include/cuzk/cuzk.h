@@ -263,6 +263,15 @@ CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, cons
 CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src,
                                            void* dst);
 
+/* ---- host memory --------------------------------------------------------------------------
+ * bytes of zero-filled host memory, 64-byte aligned, for large buffers the caller fills once and
+ * hands to the kernels (copies of key sections, a, b and c): from 1 MiB on it is mapped in 2 MiB
+ * transparent huge pages where the kernel allows (madvise), so that touching it costs one page
+ * fault per 2 MiB instead of 512. Free it with cuzk_host_free and the same byte count (the
+ * arguments come in the same order in both, so that bindings share one call shape). */
+CUZK_API cuzk_status_t cuzk_host_alloc(uint64_t bytes, void** out);
+CUZK_API cuzk_status_t cuzk_host_free(uint64_t bytes, void* p);
+
 /* ---- CUDA: libcuzk_cuda -------------------------------------------------------------------
  * These functions live in a second library, libcuzk_cuda, built where nvcc is present and loaded
  * only when a CUDA backend is asked for; it links the shared CUDA runtime (libcudart.so.13), the

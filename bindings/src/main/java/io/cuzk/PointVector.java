@@ -29,13 +29,13 @@ public final class PointVector {
         this.size = segment.byteSize() / curve.pointBytes(group);
     }
 
-    /** n points at infinity (zeros) in memory of the given arena. */
+    /** n points at infinity (zeros) in memory of the given arena (large vectors in huge pages: {@link HostMemory}). */
     public static PointVector allocate(Arena arena, Curve curve, Group group, long n) {
         Validate.notNull(arena, "arena");
         Validate.notNull(curve, "curve");
         Validate.notNull(group, "group");
         Validate.isTrue(n >= 0, "point count must not be negative: %d", n);
-        return new PointVector(curve, group, arena.allocate(Math.multiplyExact(n, (long) curve.pointBytes(group)), 8));
+        return new PointVector(curve, group, HostMemory.allocate(arena, Math.multiplyExact(n, (long) curve.pointBytes(group))));
     }
 
     /**

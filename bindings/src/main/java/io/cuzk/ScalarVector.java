@@ -29,13 +29,13 @@ public final class ScalarVector {
         this.size = segment.byteSize() / Curve.SCALAR_BYTES;
     }
 
-    /** n zero scalars in memory of the given arena. */
+    /** n zero scalars in memory of the given arena (large vectors in huge pages: {@link HostMemory}). */
     public static ScalarVector allocate(Arena arena, Curve curve, long n, ScalarForm form) {
         Validate.notNull(arena, "arena");
         Validate.notNull(curve, "curve");
         Validate.notNull(form, "form");
         Validate.isTrue(n >= 0, "scalar count must not be negative: %d", n);
-        return new ScalarVector(curve, form, arena.allocate(Math.multiplyExact(n, (long) Curve.SCALAR_BYTES), 8));
+        return new ScalarVector(curve, form, HostMemory.allocate(arena, Math.multiplyExact(n, (long) Curve.SCALAR_BYTES)));
     }
 
     /** Views an existing segment as scalars: a whole number of 32-byte values, 8-byte aligned. */

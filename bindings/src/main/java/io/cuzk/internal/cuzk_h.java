@@ -610,4 +610,61 @@ public final class cuzk_h {
         }
     }
 
+    private static final class cuzk_host_alloc {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_LONG_LONG, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("cuzk_host_alloc");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_host_alloc(uint64_t bytes, void **out) } */
+    public static FunctionDescriptor cuzk_host_alloc$descriptor() {
+        return cuzk_host_alloc.DESC;
+    }
+
+    public static MethodHandle cuzk_host_alloc$handle() {
+        return cuzk_host_alloc.HANDLE;
+    }
+
+    public static MemorySegment cuzk_host_alloc$address() {
+        return cuzk_host_alloc.ADDR;
+    }
+
+    public static int cuzk_host_alloc(long bytes, MemorySegment out) {
+        var mh$ = cuzk_host_alloc.HANDLE;
+        try {
+            return (int) mh$.invokeExact(bytes, out);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
+    private static final class cuzk_host_free {
+        // the same shape as cuzk_host_alloc: the linker makes one stub for both
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_LONG_LONG, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("cuzk_host_free");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_host_free(uint64_t bytes, void *p) } */
+    public static FunctionDescriptor cuzk_host_free$descriptor() {
+        return cuzk_host_free.DESC;
+    }
+
+    public static MethodHandle cuzk_host_free$handle() {
+        return cuzk_host_free.HANDLE;
+    }
+
+    public static MemorySegment cuzk_host_free$address() {
+        return cuzk_host_free.ADDR;
+    }
+
+    public static int cuzk_host_free(long bytes, MemorySegment p) {
+        var mh$ = cuzk_host_free.HANDLE;
+        try {
+            return (int) mh$.invokeExact(bytes, p);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
 }

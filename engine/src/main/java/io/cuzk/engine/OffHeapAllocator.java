@@ -1,5 +1,6 @@
 package io.cuzk.engine;
 
+import io.cuzk.HostMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +12,8 @@ final class OffHeapAllocator implements SlabAllocator {
     @Override
     public MemorySegment allocate(long bytes) {
         Arena a = Arena.ofShared();
-        MemorySegment s = a.allocate(bytes, 4096);
+        // page-aligned; large blocks in huge pages (HostMemory), whose first touch is much cheaper
+        MemorySegment s = bytes >= HostMemory.HUGE_MIN ? HostMemory.allocate(a, bytes) : a.allocate(bytes, 4096);
         arenas.put(s.address(), a);
         return s;
     }

@@ -3,6 +3,7 @@ package io.cuzk.groth16;
 import io.cuzk.Check;
 import io.cuzk.Curve;
 import io.cuzk.Group;
+import io.cuzk.HostMemory;
 import io.cuzk.InvalidPointException;
 import io.cuzk.Point;
 import io.cuzk.PointVector;
@@ -214,7 +215,7 @@ public final class ProvingKey implements AutoCloseable {
     private PointVector points(BinFile f, int id, Group group, long count) {
         MemorySegment s = f.section(id, count * curve.pointBytes(group));
         if (s.address() % 8 != 0) {
-            MemorySegment copy = arena.allocate(s.byteSize(), 8);
+            MemorySegment copy = HostMemory.allocate(arena, s.byteSize());
             MemorySegment.copy(s, 0, copy, 0, s.byteSize());
             s = copy;
         }

@@ -1,6 +1,7 @@
 package io.cuzk.groth16;
 
 import io.cuzk.Curve;
+import io.cuzk.HostMemory;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarVector;
 import java.io.IOException;
@@ -64,7 +65,7 @@ public final class Witness implements AutoCloseable {
         }
         MemorySegment v = f.section(2, count * 32);
         if (v.address() % 8 != 0) {
-            MemorySegment copy = arena.allocate(v.byteSize(), 8);
+            MemorySegment copy = HostMemory.allocate(arena, v.byteSize());
             MemorySegment.copy(v, 0, copy, 0, v.byteSize());
             v = copy;
         }

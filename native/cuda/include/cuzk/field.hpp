@@ -155,105 +155,182 @@ struct Field {
     }
 
 #if !defined(__CUDA_ARCH__)
-    // The inverse (zero for zero) by the binary extended Euclidean algorithm, host only. Its time
-    // depends on the value: it serves the CPU MSM's batched additions, whose bucket accesses
-    // already depend on the scalars, and costs about half of inv()'s 380 products.
+    // The inverse (zero for zero), host only, in time that depends on the value: it serves the CPU
+    // MSM's batched additions, whose bucket accesses already depend on the scalars. About 1/4 of
+    // inv()'s time (its 380 products) for BN254, 1/7 for BLS12-381.
     //
-    // On the integer A = x*R held here: u = A, v = p, x1*A = u, x2*A = v (mod p); subtract the
-    // smaller of u, v from the larger and divide out its factors of two until one is 1. Dividing
-    // x by 2^s mod p takes one step: x + m*p with m = -x/p mod 2^s is a multiple of 2^s. The
-    // result A^-1 = x^-1 R^-1 becomes x^-1 R by a Montgomery product with R^3.
+    // Bernstein and Yang's divsteps ("Fast constant-time gcd computation and modular inversion",
+    // 2019) on the integer A = x*R held here: f = p, g = A, and d, e with f = d*A, g = e*A (mod p).
+    // Each round does 62 divsteps on the low words of f and g alone, collecting them in a matrix
+    // T (entries at most 2^62) with T*(f, g) = 2^62 * (f', g'); the matrix is then applied to the
+    // full f, g (exactly) and to d, e (mod p, adding the multiple of p that makes the division by
+    // 2^62 exact). When g reaches 0, f = +-1 and A^-1 = +-d. The numbers are held in signed limbs
+    // of 62 bits (the top one carries the sign), so that a limb times a matrix entry fits in 128.
+    // A^-1 = x^-1 R^-1 becomes x^-1 R by a Montgomery product with R^3.
     Field inv_vartime() const {
-        if (is_zero()) return zero();
+        uint64_t a[N];
+        for (int i = 0; i < N; i++) a[i] = l[i];
+        reduce_once_rare(a);  // a stored value may be p itself (a lazy zero)
+        uint64_t nonzero = 0;
+        for (int i = 0; i < N; i++) nonzero |= a[i];
+        if (!nonzero) return zero();
         const Limbs<N> m = P::modulus();
-        uint64_t u[N], v[N], x1[N], x2[N];
-        for (int i = 0; i < N; i++) {
-            u[i] = l[i];
-            v[i] = m.v[i];
-            x1[i] = 0;
-            x2[i] = 0;
+        int64_t f[S], g[S], d[S] = {}, e[S] = {}, mod[S];
+        to_s62(m.v, mod);
+        to_s62(m.v, f);
+        to_s62(a, g);
+        e[0] = 1;
+        int64_t delta = 1;
+        for (;;) {
+            int64_t u, v, q, r;
+            delta = divsteps62(delta, (uint64_t)f[0] | ((uint64_t)f[1] << 62), (uint64_t)g[0] | ((uint64_t)g[1] << 62), u, v, q, r);
+            apply_de(d, e, mod, u, v, q, r);
+            apply_fg(f, g, u, v, q, r);
+            bool g_zero = true;
+            for (int j = 0; j < S; j++) g_zero &= g[j] == 0;
+            if (g_zero) break;
         }
-        x1[0] = 1;
-        reduce_once_rare(u);  // a stored value may be p itself (a lazy zero); no harm either way
-        if (is_zero_words(u)) return zero();
-        halve_out(u, x1, m);
-        for (;;) {  // u and v are odd here
-            if (is_one_words(u)) return finish(x1);
-            if (is_one_words(v)) return finish(x2);
-            if (geq_words(u, v)) {
-                sub_words(u, v);
-                sub_mod_words(x1, x2, m);
-                halve_out(u, x1, m);
-            } else {
-                sub_words(v, u);
-                sub_mod_words(x2, x1, m);
-                halve_out(v, x2, m);
-            }
-        }
+        if (f[S - 1] < 0) negate_s62(d);  // f = -1
+        while (d[S - 1] < 0) add_s62(d, mod, 1);
+        while (!less_s62(d, mod)) add_s62(d, mod, -1);
+        uint64_t w[N];
+        from_s62(d, w);
+        static const Field r3 = from_limbs(P::r2()) * from_limbs(P::r2());  // R^4 / R
+        Field res;
+        for (int i = 0; i < N; i++) res.l[i] = w[i];
+        return res * r3;
     }
 
 private:
-    static bool is_zero_words(const uint64_t* a) {
-        uint64_t acc = 0;
-        for (int i = 0; i < N; i++) acc |= a[i];
-        return acc == 0;
-    }
-    static bool is_one_words(const uint64_t* a) {
-        uint64_t acc = a[0] ^ 1;
-        for (int i = 1; i < N; i++) acc |= a[i];
-        return acc == 0;
-    }
-    static bool geq_words(const uint64_t* a, const uint64_t* b) {
-        for (int i = N - 1; i >= 0; i--) {
-            if (a[i] != b[i]) return a[i] > b[i];
-        }
-        return true;
-    }
-    static void sub_words(uint64_t* a, const uint64_t* b) {  // a -= b, a >= b
-        uint64_t borrow = 0;
-        for (int i = 0; i < N; i++) borrow = sub_borrow(a[i], b[i], borrow, a[i]);
-    }
-    static void sub_mod_words(uint64_t* a, const uint64_t* b, const Limbs<N>& m) {  // a = a - b mod p
-        uint64_t borrow = 0;
-        for (int i = 0; i < N; i++) borrow = sub_borrow(a[i], b[i], borrow, a[i]);
-        if (borrow) {
-            uint64_t c = 0;
-            for (int i = 0; i < N; i++) c = add_carry(a[i], m.v[i], c, a[i]);
+    // 62-bit limbs for 64N-bit values, with room for d and e, which grow by at most p per round.
+    static constexpr int S = (64 * N + 63) / 62;
+    static constexpr int64_t MASK62 = (int64_t(1) << 62) - 1;
+
+    static void to_s62(const uint64_t* w, int64_t* out) {  // 0 <= value < 2^(64N)
+        for (int j = 0; j < S; j++) {
+            const int bit = 62 * j, word = bit / 64, off = bit % 64;
+            uint64_t v = word < N ? w[word] >> off : 0;
+            if (off > 2 && word + 1 < N) v |= w[word + 1] << (64 - off);
+            out[j] = (int64_t)(v & (uint64_t)MASK62);
         }
     }
-    // w /= 2^k and x = x / 2^k mod p, for the k trailing zero bits of w (w > 0).
-    static void halve_out(uint64_t* w, uint64_t* x, const Limbs<N>& m) {
-        int k = 0;
-        while (w[k / 64] == 0) k += 64;
-        k += __builtin_ctzll(w[k / 64]);
-        if (k == 0) return;
-        const int words = k / 64, bits = k % 64;
+    static void from_s62(const int64_t* x, uint64_t* w) {  // 0 <= value < 2^(64N)
+        unsigned __int128 acc = 0;
+        int bits = 0, j = 0;
         for (int i = 0; i < N; i++) {
-            const uint64_t lo = i + words < N ? w[i + words] : 0;
-            const uint64_t hi = i + words + 1 < N ? w[i + words + 1] : 0;
-            w[i] = bits ? (lo >> bits) | (hi << (64 - bits)) : lo;
-        }
-        while (k > 0) {
-            const int s = k < 63 ? k : 63;
-            const uint64_t q = (x[0] * P::INV) & ((uint64_t(1) << s) - 1);  // x + q*p = 0 mod 2^s
-            uint64_t t[N + 1];
-            unsigned __int128 acc = 0;
-            for (int i = 0; i < N; i++) {
-                acc += (unsigned __int128)q * m.v[i] + x[i];
-                t[i] = (uint64_t)acc;
-                acc >>= 64;
+            while (bits < 64 && j < S) {
+                acc |= (unsigned __int128)(uint64_t)x[j++] << bits;
+                bits += 62;
             }
-            t[N] = (uint64_t)acc;
-            for (int i = 0; i < N; i++) x[i] = (t[i] >> s) | (t[i + 1] << (64 - s));
-            reduce_once_rare(x);  // below (2^s + 1) p / 2^s < 2p
-            k -= s;
+            w[i] = (uint64_t)acc;
+            acc >>= 64;
+            bits -= 64;
         }
     }
-    static Field finish(const uint64_t* x) {
-        static const Field r3 = from_limbs(P::r2()) * from_limbs(P::r2());  // R^4 / R
-        Field r;
-        for (int i = 0; i < N; i++) r.l[i] = x[i];
-        return r * r3;
+    static void carry_s62(int64_t* x) {  // limbs below the top back into [0, 2^62)
+        for (int j = 0; j < S - 1; j++) {
+            x[j + 1] += x[j] >> 62;
+            x[j] &= MASK62;
+        }
+    }
+    static void add_s62(int64_t* x, const int64_t* y, int64_t sign) {
+        for (int j = 0; j < S; j++) x[j] += sign * y[j];
+        carry_s62(x);
+    }
+    static void negate_s62(int64_t* x) {
+        for (int j = 0; j < S; j++) x[j] = -x[j];
+        carry_s62(x);
+    }
+    static bool less_s62(const int64_t* x, const int64_t* y) {  // both normalized
+        for (int j = S - 1; j >= 0; j--) {
+            if (x[j] != y[j]) return x[j] < y[j];
+        }
+        return false;
+    }
+
+    // 62 divsteps on the low 64 bits of f (odd) and g; returns the new delta. The matrix (u v; q r)
+    // maps the starting (f, g) to 2^62 times the final ones: each halving of g doubles the f row.
+    static int64_t divsteps62(int64_t delta, uint64_t f, uint64_t g, int64_t& u_out, int64_t& v_out, int64_t& q_out,
+                              int64_t& r_out) {
+        uint64_t u = 1, v = 0, q = 0, r = 1;  // modulo 2^64: the true entries fit in 63 bits
+        int left = 62;
+        while (left > 0) {
+            if ((g & 1) == 0) {  // all the trailing zeros at once (at most `left`)
+                int z = g == 0 ? left : __builtin_ctzll(g);
+                if (z > left) z = left;
+                g >>= z;
+                u <<= z;
+                v <<= z;
+                delta += z;
+                left -= z;
+                continue;
+            }
+            if (delta > 0) {  // (f, g) <- (g, (g - f) / 2)
+                const uint64_t f0 = f, u0 = u, v0 = v;
+                f = g;
+                u = q;
+                v = r;
+                g = g - f0;
+                q = q - u0;
+                r = r - v0;
+                delta = -delta;
+            } else {  // (f, g) <- (f, (g + f) / 2)
+                g = g + f;
+                q = q + u;
+                r = r + v;
+            }
+            g >>= 1;
+            u <<= 1;
+            v <<= 1;
+            delta += 1;
+            left -= 1;
+        }
+        u_out = (int64_t)u;
+        v_out = (int64_t)v;
+        q_out = (int64_t)q;
+        r_out = (int64_t)r;
+        return delta;
+    }
+
+    // (f, g) <- ((u f + v g) / 2^62, (q f + r g) / 2^62), exactly.
+    static void apply_fg(int64_t* f, int64_t* g, int64_t u, int64_t v, int64_t q, int64_t r) {
+        __int128 cf = (__int128)u * f[0] + (__int128)v * g[0];
+        __int128 cg = (__int128)q * f[0] + (__int128)r * g[0];
+        cf >>= 62;
+        cg >>= 62;
+        for (int j = 1; j < S; j++) {
+            cf += (__int128)u * f[j] + (__int128)v * g[j];
+            cg += (__int128)q * f[j] + (__int128)r * g[j];
+            f[j - 1] = (int64_t)cf & MASK62;
+            g[j - 1] = (int64_t)cg & MASK62;
+            cf >>= 62;
+            cg >>= 62;
+        }
+        f[S - 1] = (int64_t)cf;
+        g[S - 1] = (int64_t)cg;
+    }
+
+    // (d, e) <- ((u d + v e + md p) / 2^62, (q d + r e + me p) / 2^62), md and me making them exact.
+    static void apply_de(int64_t* d, int64_t* e, const int64_t* p, int64_t u, int64_t v, int64_t q, int64_t r) {
+        const uint64_t pinv = P::INV;  // -p^-1 mod 2^64
+        const uint64_t low_d = (uint64_t)u * (uint64_t)d[0] + (uint64_t)v * (uint64_t)e[0];
+        const uint64_t low_e = (uint64_t)q * (uint64_t)d[0] + (uint64_t)r * (uint64_t)e[0];
+        const int64_t md = (int64_t)((low_d * pinv) & (uint64_t)MASK62);
+        const int64_t me = (int64_t)((low_e * pinv) & (uint64_t)MASK62);
+        __int128 cd = (__int128)u * d[0] + (__int128)v * e[0] + (__int128)md * p[0];
+        __int128 ce = (__int128)q * d[0] + (__int128)r * e[0] + (__int128)me * p[0];
+        cd >>= 62;
+        ce >>= 62;
+        for (int j = 1; j < S; j++) {
+            cd += (__int128)u * d[j] + (__int128)v * e[j] + (__int128)md * p[j];
+            ce += (__int128)q * d[j] + (__int128)r * e[j] + (__int128)me * p[j];
+            d[j - 1] = (int64_t)cd & MASK62;
+            e[j - 1] = (int64_t)ce & MASK62;
+            cd >>= 62;
+            ce >>= 62;
+        }
+        d[S - 1] = (int64_t)cd;
+        e[S - 1] = (int64_t)ce;
     }
 
 public:

@@ -87,11 +87,20 @@ class FieldArithmeticTest {
 
     static void checkPrime(F f, long seed) {
         BigInteger m = f.m;
-        List<BigInteger> a = samples(m, seed);
+        List<BigInteger> a = new ArrayList<>(samples(m, seed));
         List<BigInteger> b = new ArrayList<>(samples(m, seed + 1));
         Collections.reverse(b);
         UnaryOperator<BigInteger> mont = x -> x.multiply(f.radix()).mod(m);
         BigInteger rInv = f.radix().modInverse(m);
+        // Values whose stored (Montgomery) form is 2^k, 2^k - 1 or p - 2^k: runs of zero or one bits
+        // at the bottom, where the host's inversion divides out many factors of two at once.
+        for (int k = 0; k < m.bitLength() - 1; k += 7) {
+            BigInteger pow = BigInteger.ONE.shiftLeft(k);
+            for (BigInteger stored : List.of(pow, pow.subtract(BigInteger.ONE), m.subtract(pow))) {
+                a.add(stored.multiply(rInv).mod(m));
+                b.add(pow.mod(m));
+            }
+        }
         UnaryOperator<BigInteger> unmont = x -> x.multiply(rInv).mod(m);
         List<BigInteger> am = op(f, TO_MONT, a, a);
         assertEquals(a.stream().map(mont).toList(), am, "to_mont");

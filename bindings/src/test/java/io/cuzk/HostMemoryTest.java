@@ -41,6 +41,23 @@ class HostMemoryTest {
     }
 
     @Test
+    void mediumBuffersAreZeroFilledNatively() {
+        long bytes = HostMemory.NATIVE_MIN + 8;
+        MemorySegment s;
+        try (Arena arena = Arena.ofConfined()) {
+            s = HostMemory.allocate(arena, bytes);
+            assertEquals(bytes, s.byteSize());
+            assertEquals(0, s.address() % 64);
+            for (long i = 0; i < bytes; i += 8) {
+                assertEquals(0, s.get(ValueLayout.JAVA_LONG_UNALIGNED, i), "zero-filled at " + i);
+            }
+            s.fill((byte) 1);
+        }
+        MemorySegment closed = s;
+        assertThrows(IllegalStateException.class, () -> closed.get(ValueLayout.JAVA_BYTE, 0));
+    }
+
+    @Test
     void smallBuffersComeFromTheArenaZeroFilled() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment s = HostMemory.allocate(arena, 1000);

@@ -8,6 +8,7 @@
 #include "api_common.hpp"
 #include "cuzk/field.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "host_memory.hpp"
 #include "ntt_cpu.hpp"
 
 namespace cuzk {
@@ -158,11 +159,11 @@ cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, v
                         std::to_string(std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1)));
             const Fr shift = root_of_unity<Fr>((int)log_n + 1);
             Fr* v[3] = {static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c)};
-            for (Fr* x : v) {
-                ntt_cpu<Fr>(x, (int)log_n, true, nullptr, threads);
-                ntt_cpu<Fr>(x, (int)log_n, false, &shift, threads);
-            }
             const uint64_t n = 1ull << log_n;
+            // n^-1 shift^k for every coefficient k, shared by a, b and c.
+            HostArray<Fr> powers(n);
+            fill_powers(powers.get(), n, Fr::from_u64(n).inv(), shift, resolve_threads(threads));
+            for (Fr* x : v) ntt_values_to_coset(x, (int)log_n, powers.get(), threads);
             const size_t chunk = 1 << 14;
             parallel_for(resolve_threads(threads), (n + chunk - 1) / chunk, [&](size_t k) {
                 const uint64_t end = std::min<uint64_t>(n, (k + 1) * chunk);

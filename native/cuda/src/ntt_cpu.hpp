@@ -75,22 +75,11 @@ inline size_t bit_reverse(size_t x, int bits) {
     return r;
 }
 
+// Decimation in time from bit-reversed input to natural output (no permutation of its own).
 template <class Fr>
-void ntt_forward_natural(Fr* a, int log_n, unsigned threads) {
+void ntt_dit_from_reversed(Fr* a, int log_n, const Fr* tw, unsigned threads) {
     const size_t n = (size_t)1 << log_n;
-    if (n == 1) return;
-    auto dom = ntt_domain<Fr>(log_n, threads);
-    const Fr* tw = dom->twiddle.data();
     const size_t chunk = 1 << 12;
-
-    // Bit reversal: swap each pair once, from its lower index.
-    parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {
-        size_t end = std::min(n, (c + 1) * chunk);
-        for (size_t i = c * chunk; i < end; i++) {
-            size_t j = bit_reverse(i, log_n);
-            if (i < j) std::swap(a[i], a[j]);
-        }
-    });
 
     // Stages whose butterflies stay inside a block of `block` elements run block by block,
     // so each block is loaded into cache once for all of them.
@@ -126,6 +115,84 @@ void ntt_forward_natural(Fr* a, int log_n, unsigned threads) {
             }
         });
     }
+}
+
+template <class Fr>
+void ntt_forward_natural(Fr* a, int log_n, unsigned threads) {
+    const size_t n = (size_t)1 << log_n;
+    if (n == 1) return;
+    auto dom = ntt_domain<Fr>(log_n, threads);
+    const size_t chunk = 1 << 12;
+    // Bit reversal: swap each pair once, from its lower index.
+    parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {
+        size_t end = std::min(n, (c + 1) * chunk);
+        for (size_t i = c * chunk; i < end; i++) {
+            size_t j = bit_reverse(i, log_n);
+            if (i < j) std::swap(a[i], a[j]);
+        }
+    });
+    ntt_dit_from_reversed(a, log_n, dom->twiddle.data(), threads);
+}
+
+// The inverse transform without its n^-1, by decimation in frequency: natural input, output in
+// bit-reversed order. Its twiddles w^-e come from the forward ones: w^-e = -w^(n/2 - e) for e > 0.
+template <class Fr>
+void intt_dif_to_reversed(Fr* a, int log_n, const Fr* tw, unsigned threads) {
+    const size_t n = (size_t)1 << log_n, half = n / 2;
+    const size_t chunk = 1 << 12;
+    auto butterfly = [&](Fr* x, size_t i, size_t h, size_t e) {
+        const Fr u = x[i], v = x[i + h];
+        x[i] = u + v;
+        x[i + h] = e == 0 ? u - v : (v - u) * tw[half - e];
+    };
+    // The stages whose butterflies span more than a block, each split over its n/2 butterflies.
+    const int block_log = log_n < 12 ? log_n : 12;
+    for (int s = log_n; s > block_log; s--) {
+        const size_t h = (size_t)1 << (s - 1), stride = n >> s;
+        parallel_for(threads, (half + chunk - 1) / chunk, [&](size_t c) {
+            const size_t end = std::min(half, (c + 1) * chunk);
+            for (size_t q = c * chunk; q < end; q++) {
+                const size_t j = q & (h - 1);
+                butterfly(a, ((q >> (s - 1)) << s) + j, h, j * stride);
+            }
+        });
+    }
+    // The rest block by block, each block loaded into cache once for all of them.
+    const size_t block = (size_t)1 << block_log;
+    parallel_for(threads, n / block, [&](size_t b) {
+        Fr* x = a + b * block;
+        for (int s = block_log; s >= 1; s--) {
+            const size_t h = (size_t)1 << (s - 1), m = h << 1, stride = n >> s;
+            for (size_t k = 0; k < block; k += m) {
+                for (size_t j = 0; j < h; j++) butterfly(x, k + j, h, j * stride);
+            }
+        }
+    });
+}
+
+// Groth16's step from a polynomial's values on the domain (natural order) to its values on the
+// coset shift*H (natural order): the inverse transform by decimation in frequency leaves the
+// coefficients in bit-reversed order, each is scaled there by n^-1 shift^k (powers, n of them,
+// computed once by the caller for every vector), and the forward transform by decimation in time
+// takes them back to natural order: no permutation pass at all, where the two natural-order
+// transforms make three.
+template <class Fr>
+void ntt_values_to_coset(Fr* a, int log_n, const Fr* scale_powers, unsigned threads) {
+    threads = resolve_threads(threads);
+    const size_t n = (size_t)1 << log_n;
+    if (n == 1) {
+        a[0] = a[0] * scale_powers[0];
+        return;
+    }
+    auto dom = ntt_domain<Fr>(log_n, threads);
+    const Fr* tw = dom->twiddle.data();
+    intt_dif_to_reversed(a, log_n, tw, threads);
+    const size_t chunk = 1 << 12;
+    parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {
+        const size_t end = std::min(n, (c + 1) * chunk);
+        for (size_t i = c * chunk; i < end; i++) a[i] = a[i] * scale_powers[bit_reverse(i, log_n)];
+    });
+    ntt_dit_from_reversed(a, log_n, tw, threads);
 }
 
 // a[i] *= start * step^i for all i.

@@ -59,6 +59,32 @@ public:
     explicit operator bool() const { return p_ != nullptr; }
 };
 
+// A std::vector allocator over host_alloc: large scratch vectors in huge pages.
+template <class T>
+struct HostAllocator {
+    using value_type = T;
+    HostAllocator() = default;
+    template <class U>
+    HostAllocator(const HostAllocator<U>&) noexcept {}
+    T* allocate(size_t n) {
+        if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
+        void* p = host_alloc(n * sizeof(T));
+        if (!p) throw std::bad_alloc();
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, size_t n) noexcept { host_free(p, n * sizeof(T)); }
+    template <class U>
+    bool operator==(const HostAllocator<U>&) const noexcept {
+        return true;
+    }
+    template <class U>
+    bool operator!=(const HostAllocator<U>&) const noexcept {
+        return false;
+    }
+};
+template <class T>
+using HostVector = std::vector<T, HostAllocator<T>>;
+
 // Scratch objects (an MSM task's buckets) handed from one task to the next and from one call to
 // the next: a task takes one (or a new one), uses it and puts it back. Memory a kept object holds
 // is touched once, not once per task: a fresh 4 KiB page costs a fault, about 10 us on the virtual

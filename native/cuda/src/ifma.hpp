@@ -376,11 +376,11 @@ class IfmaBuckets {
 
     const A* bases_ = nullptr;
     const LP* lanes_ = nullptr;
-    std::vector<LP> bucket_;
+    HostVector<LP> bucket_;  // the large ones in huge pages: they are touched once per process
     std::vector<uint8_t> state_;
-    std::vector<P> overflow_;
+    HostVector<P> overflow_;
     std::vector<Entry> batch_, deferred_, retry_;
-    std::vector<Slot> slots_;
+    HostVector<Slot> slots_;
     size_t capacity_ = 0;
 
     static uint64_t* lane_words(V& v) { return reinterpret_cast<uint64_t*>(v.l); }

@@ -99,11 +99,9 @@ void synthesize(const cuzk_abc_config& cfg, const uint8_t* coeffs, const uint8_t
         }
     }
     range_begin[ranges] = total;
-    std::vector<uint32_t> order32;
-    std::vector<uint64_t> order64;
     const bool small_index = n <= UINT32_MAX;
-    if (small_index) order32.resize(n);
-    else order64.resize(n);
+    HostArray<uint32_t> order32(small_index ? n : 0);  // huge pages from 1 MiB
+    HostArray<uint64_t> order64(small_index ? 0 : n);
     parallel_for(threads, chunks, [&](size_t k) {
         size_t begin = k * per_chunk, end = std::min<size_t>(n, begin + per_chunk);
         uint64_t* off = &offset[k * ranges];

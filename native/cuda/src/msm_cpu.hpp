@@ -111,11 +111,11 @@ class BatchAffineBuckets {
         const A* point;
     };
 
-    std::vector<A> bucket_;
+    HostVector<A> bucket_;  // the large ones in huge pages: they are touched once per process
     std::vector<uint8_t> state_;
-    std::vector<P> overflow_;
+    HostVector<P> overflow_;
     std::vector<Entry> batch_, deferred_, retry_;
-    std::vector<F> denom_, prefix_;
+    HostVector<F> denom_, prefix_;
     std::vector<uint8_t> kind_;
     size_t capacity_ = 0;
 

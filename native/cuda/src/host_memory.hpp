@@ -5,7 +5,10 @@
 // so touching 8 MiB took 25-30 ms, and 0.8 ms in 2 MiB pages. Buffers of HOST_HUGE_MIN bytes or
 // more are therefore anonymous mappings aligned to 2 MiB and advised (MADV_HUGEPAGE) to use huge
 // pages where the kernel allows it (transparent_hugepage "madvise" or "always"); smaller ones come
-// from the C allocator. Either way the memory is zero-filled and 64-byte aligned.
+// from the C allocator. Either way the memory is 64-byte aligned, and zero-filled unless asked for
+// as scratch. Freed large mappings (up to 64 MiB of them) are kept for the next scratch request of
+// the same size: in a process that proves again and again, such a request then costs neither a
+// mapping nor the kernel's zeroing of a fresh one.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,11 +23,14 @@ namespace cuzk {
 
 constexpr size_t HOST_HUGE_MIN = size_t(1) << 20;
 
-// nullptr when the memory cannot be had; free with host_free and the same byte count.
-void* host_alloc(size_t bytes) noexcept;
+// nullptr when the memory cannot be had; free with host_free and the same byte count. zero = false
+// (scratch the caller overwrites) may return a kept mapping with old contents.
+void* host_alloc(size_t bytes, bool zero = true) noexcept;
 void host_free(void* p, size_t bytes) noexcept;
 
-// n elements of a trivial T in host_alloc memory (zero-filled); throws std::bad_alloc.
+// n elements of a trivial T in host_alloc memory (zero-filled, or as scratch: contents unspecified);
+// throws std::bad_alloc.
+enum class Fill { ZERO, SCRATCH };
 template <class T>
 class HostArray {
     static_assert(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>,
@@ -34,10 +40,10 @@ class HostArray {
 
 public:
     HostArray() = default;
-    explicit HostArray(size_t n) : n_(n) {
+    explicit HostArray(size_t n, Fill fill = Fill::ZERO) : n_(n) {
         if (n == 0) return;
         if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
-        p_ = static_cast<T*>(host_alloc(n * sizeof(T)));
+        p_ = static_cast<T*>(host_alloc(n * sizeof(T), fill == Fill::ZERO));
         if (!p_) throw std::bad_alloc();
     }
     HostArray(HostArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
@@ -68,7 +74,7 @@ struct HostAllocator {
     HostAllocator(const HostAllocator<U>&) noexcept {}
     T* allocate(size_t n) {
         if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
-        void* p = host_alloc(n * sizeof(T));
+        void* p = host_alloc(n * sizeof(T), false);  // the vector constructs its elements itself
         if (!p) throw std::bad_alloc();
         return static_cast<T*>(p);
     }

@@ -336,7 +336,7 @@ struct LanesPoint {
 template <class G>
 HostArray<LanesPoint<G>> lanes_bases(const Affine<G>* bases, uint64_t n, unsigned threads) {
     using L = typename algebra_of<typename G::F>::type;
-    HostArray<LanesPoint<G>> out(n);
+    HostArray<LanesPoint<G>> out(n, Fill::SCRATCH);  // every element is written below
     L::one_words();  // initialise the constants once, before the threads
     const size_t chunk = 1 << 12;
     parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {

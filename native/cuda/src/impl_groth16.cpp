@@ -100,8 +100,8 @@ void synthesize(const cuzk_abc_config& cfg, const uint8_t* coeffs, const uint8_t
     }
     range_begin[ranges] = total;
     const bool small_index = n <= UINT32_MAX;
-    HostArray<uint32_t> order32(small_index ? n : 0);  // huge pages from 1 MiB
-    HostArray<uint64_t> order64(small_index ? 0 : n);
+    HostArray<uint32_t> order32(small_index ? n : 0, Fill::SCRATCH);  // every entry is written below
+    HostArray<uint64_t> order64(small_index ? 0 : n, Fill::SCRATCH);
     parallel_for(threads, chunks, [&](size_t k) {
         size_t begin = k * per_chunk, end = std::min<size_t>(n, begin + per_chunk);
         uint64_t* off = &offset[k * ranges];
@@ -159,7 +159,7 @@ cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, v
             Fr* v[3] = {static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c)};
             const uint64_t n = 1ull << log_n;
             // n^-1 shift^k for every coefficient k, shared by a, b and c.
-            HostArray<Fr> powers(n);
+            HostArray<Fr> powers(n, Fill::SCRATCH);
             fill_powers(powers.get(), n, Fr::from_u64(n).inv(), shift, resolve_threads(threads));
             for (Fr* x : v) ntt_values_to_coset(x, (int)log_n, powers.get(), threads);
             const size_t chunk = 1 << 14;

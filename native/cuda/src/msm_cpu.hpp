@@ -287,7 +287,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
             });
         }
         if (need_copy.load()) {
-            reduced = HostArray<uint64_t>(4 * n);
+            reduced = HostArray<uint64_t>(4 * n, Fill::SCRATCH);
             uint64_t* dst = reduced.get();
             parallel_for(threads, chunks, [&](size_t c) {
                 size_t end = std::min<size_t>(n, (c + 1) * chunk);

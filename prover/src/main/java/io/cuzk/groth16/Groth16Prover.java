@@ -100,17 +100,14 @@ public final class Groth16Prover {
                 backend.msm(key.c(), witness.slice(key.nPublic() + 1L, key.c().size())), backend.msm(key.h(), h));
     }
 
-    /** Step 5: the proof from the MSMs and the blinding factors {r, s}. */
+    /** Step 5: the proof from the MSMs and the blinding factors {r, s}, each point one linear combination. */
     public static Proof assemble(ProvingKey key, Msms m, BigInteger[] rs, List<BigInteger> publicSignals) {
         Curve curve = key.curve();
-        BigInteger r = rs[0], s = rs[1];
-        Point piA = Points.add(Points.add(key.alpha1(), m.a()), Points.multiply(key.delta1(), r));
-        Point piB = Points.add(Points.add(key.beta2(), m.b2()), Points.multiply(key.delta2(), s));
-        Point b1 = Points.add(Points.add(key.beta1(), m.b1()), Points.multiply(key.delta1(), s));
-        Point piC = Points.add(m.c(), m.h());
-        piC = Points.add(piC, Points.multiply(piA, s));
-        piC = Points.add(piC, Points.multiply(b1, r));
-        piC = Points.add(piC, Points.negate(Points.multiply(key.delta1(), r.multiply(s).mod(curve.r()))));
+        BigInteger r = rs[0], s = rs[1], one = BigInteger.ONE;
+        Point piA = Points.sum(List.of(key.alpha1(), m.a(), key.delta1()), List.of(one, one, r));
+        Point piB = Points.sum(List.of(key.beta2(), m.b2(), key.delta2()), List.of(one, one, s));
+        Point b1 = Points.sum(List.of(key.beta1(), m.b1(), key.delta1()), List.of(one, one, s));
+        Point piC = Points.sum(List.of(m.c(), m.h(), piA, b1, key.delta1()), List.of(one, one, s, r, r.multiply(s).negate()));
         return new Proof(curve, piA, piB, piC, publicSignals);
     }
 

@@ -2,6 +2,7 @@ package io.cuzk.cli;
 
 import io.cuzk.Backend;
 import io.cuzk.BackendChoice;
+import io.cuzk.CpuBackend;
 import io.cuzk.groth16.Blinding;
 import io.cuzk.groth16.Groth16Prover;
 import io.cuzk.groth16.Proof;
@@ -34,10 +35,17 @@ final class ProveCommand {
         Path publicJson = Path.of(opts.positional().get(3));
         boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
         Backend backend = backend(opts, quiet ? null : out);
-        // SecureRandom's first use (its providers) costs about 10 ms: it runs on a second thread
-        // while this one reads the key and the witness.
-        FutureTask<Blinding> blinding = new FutureTask<>(Blinding::secure);
-        Thread.ofPlatform().daemon().name("cuzk-blinding").start(blinding);
+        // First uses that do not need the key run on a second thread while this one reads the key
+        // and the witness: SecureRandom's providers (about 10 ms) and the linking of the proof's
+        // native calls (Groth16Prover.linkNativeCalls).
+        FutureTask<Blinding> blinding = new FutureTask<>(() -> {
+            Blinding b = Blinding.secure();
+            if (backend instanceof CpuBackend) {
+                Groth16Prover.linkNativeCalls();
+            }
+            return b;
+        });
+        Thread.ofPlatform().daemon().name("cuzk-prepare").start(blinding);
         long t0 = System.nanoTime();
         try (ProvingKey key = read(() -> ProvingKey.read(zkey), zkey); Witness witness = read(() -> Witness.read(wtns), wtns)) {
             long t1 = System.nanoTime();
@@ -82,9 +90,12 @@ final class ProveCommand {
             return task.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while SecureRandom was set up", e);
+            throw new IllegalStateException("interrupted while the proof was prepared", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("SecureRandom could not be set up: " + e.getCause(), e.getCause());
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re; // such as a NativeLibraryException, which the command reports as it is
+            }
+            throw new IllegalStateException("the proof could not be prepared: " + e.getCause(), e.getCause());
         }
     }
 

@@ -12,6 +12,7 @@ import io.cuzk.ScalarOps;
 import io.cuzk.ScalarVector;
 import io.cuzk.Synthesis;
 import io.cuzk.cuda.Stream;
+import io.cuzk.internal.cuzk_h;
 import java.lang.foreign.Arena;
 import java.math.BigInteger;
 import java.util.List;
@@ -109,6 +110,18 @@ public final class Groth16Prover {
         Point b1 = Points.sum(List.of(key.beta1(), m.b1(), key.delta1()), List.of(one, one, s));
         Point piC = Points.sum(List.of(m.c(), m.h(), piA, b1, key.delta1()), List.of(one, one, s, r, r.multiply(s).negate()));
         return new Proof(curve, piA, piB, piC, publicSignals);
+    }
+
+    /**
+     * Links the native calls a CPU proof makes after reading its inputs (synthesis, H, the MSMs).
+     * The FFM linker makes a stub per call shape on first use, 6-15 ms each on the machines of
+     * docs/benchmarks.md; a one-shot command ({@code bin/cuzk prove}) calls this on a second
+     * thread while it reads the key, a long-running prover need not.
+     */
+    public static void linkNativeCalls() {
+        cuzk_h.cuzk_groth16_abc$handle();
+        cuzk_h.cuzk_groth16_h$handle();
+        cuzk_h.cuzk_msm$handle();
     }
 
     /** The blinding this prover draws r and s from. */

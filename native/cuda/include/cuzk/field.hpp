@@ -156,8 +156,8 @@ struct Field {
 
 #if !defined(__CUDA_ARCH__)
     // The inverse (zero for zero), host only, in time that depends on the value: it serves the CPU
-    // MSM's batched additions, whose bucket accesses already depend on the scalars. About 1/4 of
-    // inv()'s time (its 380 products) for BN254, 1/7 for BLS12-381.
+    // MSM's batched additions, whose bucket accesses already depend on the scalars. About a third
+    // of inv()'s time (its 380 products) for BN254, a fifth for BLS12-381.
     //
     // Bernstein and Yang's divsteps ("Fast constant-time gcd computation and modular inversion",
     // 2019) on the integer A = x*R held here: f = p, g = A, and d, e with f = d*A, g = e*A (mod p).

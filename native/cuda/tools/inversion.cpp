@@ -1,5 +1,5 @@
-// The host's two inversions side by side: Fermat's (inv(), the GPU's too) and the variable-time
-// divsteps (inv_vartime(), the CPU MSM's). For each field (BN254 and BLS12-381, Fp and Fr) it
+// The host's two inversions side by side: Fermat's (inv(): the field operations', the GPU's) and
+// the variable-time divsteps (inv_vartime(): the CPU MSM's batches only). For each field (BN254 and BLS12-381, Fp and Fr) it
 // inverts random values and the edge cases of the divsteps' bulk steps (stored forms 2^k, 2^k - 1,
 // p - 2^k, 1, p - 1, 0 and p itself, a lazy zero), checks that both give the same answer and that
 // x * inv(x) = 1, does the same for Fp2, and prints one line per field:

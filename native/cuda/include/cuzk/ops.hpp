@@ -14,11 +14,7 @@ CUZK_HDI F field_apply(uint32_t op, const F& a, const F& b) {
         case CUZK_OP_MUL: return a * b;
         case CUZK_OP_SQR: return a.sqr();
         case CUZK_OP_NEG: return -a;
-#if defined(__CUDA_ARCH__)
-        case CUZK_OP_INV: return a.inv();
-#else
-        case CUZK_OP_INV: return a.inv_vartime();  // the inversion the CPU MSM uses
-#endif
+        case CUZK_OP_INV: return a.inv();  // not inv_vartime: callers may invert secrets
         default: return a;
     }
 }

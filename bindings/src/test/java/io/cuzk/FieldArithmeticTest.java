@@ -93,7 +93,7 @@ class FieldArithmeticTest {
         UnaryOperator<BigInteger> mont = x -> x.multiply(f.radix()).mod(m);
         BigInteger rInv = f.radix().modInverse(m);
         // Values whose stored (Montgomery) form is 2^k, 2^k - 1 or p - 2^k: runs of zero or one bits
-        // at the bottom, where the host's inversion divides out many factors of two at once.
+        // at the bottom (cuzk_inversion, run by InversionToolTest, checks the MSM's inversion there).
         for (int k = 0; k < m.bitLength() - 1; k += 7) {
             BigInteger pow = BigInteger.ONE.shiftLeft(k);
             for (BigInteger stored : List.of(pow, pow.subtract(BigInteger.ONE), m.subtract(pow))) {

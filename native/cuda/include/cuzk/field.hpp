@@ -184,8 +184,8 @@ struct Field {
         for (;;) {
             int64_t u, v, q, r;
             delta = divsteps62(delta, (uint64_t)f[0] | ((uint64_t)f[1] << 62), (uint64_t)g[0] | ((uint64_t)g[1] << 62), u, v, q, r);
-            apply_de(d, e, mod, u, v, q, r);
-            apply_fg(f, g, u, v, q, r);
+            apply<true>(d, e, mod, u, v, q, r);
+            apply<false>(f, g, nullptr, u, v, q, r);
             bool g_zero = true;
             for (int j = 0; j < S; j++) g_zero &= g[j] == 0;
             if (g_zero) break;
@@ -292,45 +292,36 @@ private:
         return delta;
     }
 
-    // (f, g) <- ((u f + v g) / 2^62, (q f + r g) / 2^62), exactly.
-    static void apply_fg(int64_t* f, int64_t* g, int64_t u, int64_t v, int64_t q, int64_t r) {
-        __int128 cf = (__int128)u * f[0] + (__int128)v * g[0];
-        __int128 cg = (__int128)q * f[0] + (__int128)r * g[0];
-        cf >>= 62;
-        cg >>= 62;
-        for (int j = 1; j < S; j++) {
-            cf += (__int128)u * f[j] + (__int128)v * g[j];
-            cg += (__int128)q * f[j] + (__int128)r * g[j];
-            f[j - 1] = (int64_t)cf & MASK62;
-            g[j - 1] = (int64_t)cg & MASK62;
-            cf >>= 62;
-            cg >>= 62;
+    // (x, y) <- ((u x + v y + mx p) / 2^62, (q x + r y + my p) / 2^62), exactly. For f and g
+    // (MOD false) the matrix alone makes the division exact; for d and e (MOD true) mx and my are
+    // the multiples of p that do, chosen from the low limbs.
+    template <bool MOD>
+    static void apply(int64_t* x, int64_t* y, const int64_t* p, int64_t u, int64_t v, int64_t q, int64_t r) {
+        int64_t mx = 0, my = 0;
+        if constexpr (MOD) {
+            const uint64_t pinv = P::INV;  // -p^-1 mod 2^64
+            const uint64_t low_x = (uint64_t)u * (uint64_t)x[0] + (uint64_t)v * (uint64_t)y[0];
+            const uint64_t low_y = (uint64_t)q * (uint64_t)x[0] + (uint64_t)r * (uint64_t)y[0];
+            mx = (int64_t)((low_x * pinv) & (uint64_t)MASK62);
+            my = (int64_t)((low_y * pinv) & (uint64_t)MASK62);
         }
-        f[S - 1] = (int64_t)cf;
-        g[S - 1] = (int64_t)cg;
-    }
-
-    // (d, e) <- ((u d + v e + md p) / 2^62, (q d + r e + me p) / 2^62), md and me making them exact.
-    static void apply_de(int64_t* d, int64_t* e, const int64_t* p, int64_t u, int64_t v, int64_t q, int64_t r) {
-        const uint64_t pinv = P::INV;  // -p^-1 mod 2^64
-        const uint64_t low_d = (uint64_t)u * (uint64_t)d[0] + (uint64_t)v * (uint64_t)e[0];
-        const uint64_t low_e = (uint64_t)q * (uint64_t)d[0] + (uint64_t)r * (uint64_t)e[0];
-        const int64_t md = (int64_t)((low_d * pinv) & (uint64_t)MASK62);
-        const int64_t me = (int64_t)((low_e * pinv) & (uint64_t)MASK62);
-        __int128 cd = (__int128)u * d[0] + (__int128)v * e[0] + (__int128)md * p[0];
-        __int128 ce = (__int128)q * d[0] + (__int128)r * e[0] + (__int128)me * p[0];
-        cd >>= 62;
-        ce >>= 62;
-        for (int j = 1; j < S; j++) {
-            cd += (__int128)u * d[j] + (__int128)v * e[j] + (__int128)md * p[j];
-            ce += (__int128)q * d[j] + (__int128)r * e[j] + (__int128)me * p[j];
-            d[j - 1] = (int64_t)cd & MASK62;
-            e[j - 1] = (int64_t)ce & MASK62;
-            cd >>= 62;
-            ce >>= 62;
+        __int128 cx = 0, cy = 0;
+        for (int j = 0; j < S; j++) {
+            cx += (__int128)u * x[j] + (__int128)v * y[j];
+            cy += (__int128)q * x[j] + (__int128)r * y[j];
+            if constexpr (MOD) {
+                cx += (__int128)mx * p[j];
+                cy += (__int128)my * p[j];
+            }
+            if (j > 0) {
+                x[j - 1] = (int64_t)cx & MASK62;
+                y[j - 1] = (int64_t)cy & MASK62;
+            }
+            cx >>= 62;  // the low 62 bits of limb 0's sum are zero
+            cy >>= 62;
         }
-        d[S - 1] = (int64_t)cd;
-        e[S - 1] = (int64_t)ce;
+        x[S - 1] = (int64_t)cx;
+        y[S - 1] = (int64_t)cy;
     }
 
 public:

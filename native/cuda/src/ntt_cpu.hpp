@@ -66,13 +66,15 @@ std::shared_ptr<const NttDomain<Fr>> ntt_domain(int log_n, unsigned threads) {
     return it->second;
 }
 
+// x's low `bits` bits in reverse order, in constant time (swaps of bits, pairs and nibbles, then
+// of bytes): it runs once per element in the permutation and scaling passes.
 inline size_t bit_reverse(size_t x, int bits) {
-    size_t r = 0;
-    for (int i = 0; i < bits; i++) {
-        r = (r << 1) | (x & 1);
-        x >>= 1;
-    }
-    return r;
+    uint64_t v = x;
+    v = ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
+    v = ((v >> 2) & 0x3333333333333333ull) | ((v & 0x3333333333333333ull) << 2);
+    v = ((v >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((v & 0x0F0F0F0F0F0F0F0Full) << 4);
+    v = __builtin_bswap64(v);
+    return bits == 0 ? 0 : (size_t)(v >> (64 - bits));
 }
 
 // Decimation in time from bit-reversed input to natural output (no permutation of its own).

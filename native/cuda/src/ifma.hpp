@@ -223,6 +223,45 @@ struct Lanes {
     }
     // One conditional subtraction of p.
     CUZK_IFMA static inline void reduce_p(V& a) { reduce_once(a.l, consts().p); }
+
+    // For the projective sums (IfmaBuckets::weighted_sum), values below 2p in and out:
+    // a - b and a + b, each followed by one conditional subtraction of 2p.
+    CUZK_IFMA static inline void sub_r(const __m512i* a, const __m512i* b, __m512i* r) {
+        sub(a, b, consts().p2, r);  // below 4p
+        reduce_once(r, consts().p2);
+    }
+    CUZK_IFMA static inline void add_r(const __m512i* a, const __m512i* b, __m512i* r) {
+        add(a, b, r);
+        reduce_once(r, consts().p2);
+    }
+    // Zero in the lanes whose value (below 2p) is 0 mod p.
+    CUZK_IFMA static inline __m512i residue(const __m512i* a) {
+        __m512i t[K];
+        for (int j = 0; j < K; j++) t[j] = a[j];
+        reduce_once(t, consts().p);
+        __m512i any = t[0];
+        for (int j = 1; j < K; j++) any = _mm512_or_si512(any, t[j]);
+        return any;
+    }
+    CUZK_IFMA static inline V sub_r(const V& a, const V& b) {
+        V r;
+        sub_r(a.l, b.l, r.l);
+        return r;
+    }
+    CUZK_IFMA static inline V add_r(const V& a, const V& b) {
+        V r;
+        add_r(a.l, b.l, r.l);
+        return r;
+    }
+    CUZK_IFMA static inline __mmask8 zero_mask(const V& a) {
+        return _mm512_cmpeq_epi64_mask(residue(a.l), _mm512_setzero_si512());
+    }
+    // b in the lanes of m, a in the others.
+    CUZK_IFMA static inline V blend(__mmask8 m, const V& a, const V& b) {
+        V r;
+        for (int j = 0; j < K; j++) r.l[j] = _mm512_mask_blend_epi64(m, a.l[j], b.l[j]);
+        return r;
+    }
 };
 
 // The quadratic extension Fp2 = Fp[u]/(u^2 + 1) in the same lanes: c0's K limbs then c1's.
@@ -289,6 +328,26 @@ struct Lanes2 {
         const typename L::Consts& c = L::consts();
         L::reduce_once(a.l, c.p);
         L::reduce_once(a.l + K, c.p);
+    }
+    CUZK_IFMA static inline V sub_r(const V& a, const V& b) {
+        V r;
+        L::sub_r(a.l, b.l, r.l);
+        L::sub_r(a.l + K, b.l + K, r.l + K);
+        return r;
+    }
+    CUZK_IFMA static inline V add_r(const V& a, const V& b) {
+        V r;
+        L::add_r(a.l, b.l, r.l);
+        L::add_r(a.l + K, b.l + K, r.l + K);
+        return r;
+    }
+    CUZK_IFMA static inline __mmask8 zero_mask(const V& a) {
+        return _mm512_cmpeq_epi64_mask(_mm512_or_si512(L::residue(a.l), L::residue(a.l + K)), _mm512_setzero_si512());
+    }
+    CUZK_IFMA static inline V blend(__mmask8 m, const V& a, const V& b) {
+        V r;
+        for (int j = 0; j < W; j++) r.l[j] = _mm512_mask_blend_epi64(m, a.l[j], b.l[j]);
+        return r;
     }
 };
 
@@ -388,8 +447,8 @@ class IfmaBuckets {
         uint64_t* w = lane_words(v);
         for (int j = 0; j < K; j++) w[8 * j + lane] = limbs[j];
     }
-    static void get(V& v, int lane, uint64_t* limbs) {
-        const uint64_t* w = lane_words(v);
+    static void get(const V& v, int lane, uint64_t* limbs) {
+        const uint64_t* w = reinterpret_cast<const uint64_t*>(v.l);
         for (int j = 0; j < K; j++) limbs[j] = w[8 * j + lane];
     }
 
@@ -539,6 +598,187 @@ public:
     void add_to(size_t b, P& running) const {
         if (state_[b] != EMPTY) running.add_affine(A{L::from_lanes_form(bucket_[b].x), L::from_lanes_form(bucket_[b].y)});
         running.add(overflow_[b]);
+    }
+
+    // sum over the buckets b of w(b) * bucket b, w(b) = b / spread + 1 (the digit of b, see
+    // msm_cpu.hpp's reduce_spread), after finish(). The running sums of the bucket method are
+    // sequential, so each lane takes a contiguous eighth of the buckets: from the top of its
+    // part, running += bucket b, and at each digit's first bucket acc += running, all in XYZZ
+    // coordinates in the lanes; acc then holds sum (w(b) - w(lo) + 1) * bucket b over the part
+    // [lo, hi), and the part's share is acc + (w(lo) - 1) * running. Lanes meeting a doubling or
+    // an inverse (equal x) take that step in scalar code; the overflow sums are added apart.
+    CUZK_IFMA P weighted_sum(size_t spread) const {
+        const size_t nb = state_.size();
+        P total = P::infinity();
+        if (nb < 64 || nb % 8 != 0) {
+            P running = P::infinity();
+            for (size_t j = nb / spread; j-- > 0;) {
+                for (size_t t = 0; t < spread; t++) add_to(j * spread + t, running);
+                total.add(running);
+            }
+            return total;
+        }
+        const size_t part = nb / 8;
+        LX run{}, acc{};
+        for (LX* v : {&run, &acc}) {
+            for (int lane = 0; lane < 8; lane++) put_xyzz(*v, lane, P::infinity());
+        }
+        __mmask8 run_inf = 0xff, acc_inf = 0xff;
+        static const uint64_t zero[K] = {};
+        for (size_t st = part; st-- > 0;) {
+            V bx, by;
+            __mmask8 none = 0;
+            for (int lane = 0; lane < 8; lane++) {
+                const size_t b = lane * part + st;
+                if (state_[b] == EMPTY) {
+                    none |= (__mmask8)(1u << lane);
+                    put(bx, lane, zero);
+                    put(by, lane, zero);
+                } else {
+                    put(bx, lane, bucket_[b].x);
+                    put(by, lane, bucket_[b].y);
+                }
+            }
+            add_affine_lanes(run, run_inf, bx, by, none);
+            if (st % spread == 0) add_lanes(acc, acc_inf, run, run_inf);
+        }
+        for (int lane = 0; lane < 8; lane++) {
+            if (!(acc_inf >> lane & 1)) total.add(get_xyzz(acc, lane));
+            const uint64_t below = (uint64_t)(lane * part / spread);  // w(lo) - 1
+            if (below && !(run_inf >> lane & 1)) total.add(times(get_xyzz(run, lane), below));
+        }
+        // The overflow: each non-empty sum times its weight, or by running sums when many are.
+        size_t used = 0;
+        for (size_t b = 0; b < nb; b++) used += !overflow_[b].is_inf();
+        if (used * 16 <= nb) {
+            for (size_t b = 0; b < nb; b++) {
+                if (!overflow_[b].is_inf()) total.add(times(overflow_[b], b / spread + 1));
+            }
+        } else if (used) {
+            P running = P::infinity();
+            for (size_t j = nb / spread; j-- > 0;) {
+                for (size_t t = 0; t < spread; t++) running.add(overflow_[j * spread + t]);
+                total.add(running);
+            }
+        }
+        return total;
+    }
+
+private:
+    struct alignas(64) LX {
+        V x, y, zz, zzz;
+    };
+
+    static P times(const P& p, uint64_t m) {
+        P r = P::infinity();
+        for (int bit = 63 - __builtin_clzll(m); bit >= 0; bit--) {
+            r = r.dbl();
+            if (m >> bit & 1) r.add(p);
+        }
+        return r;
+    }
+
+    static void put_xyzz(LX& v, int lane, const P& p) {
+        uint64_t w[K];
+        L::to_lanes_form(p.x, w);
+        put(v.x, lane, w);
+        L::to_lanes_form(p.y, w);
+        put(v.y, lane, w);
+        L::to_lanes_form(p.zz, w);
+        put(v.zz, lane, w);
+        L::to_lanes_form(p.zzz, w);
+        put(v.zzz, lane, w);
+    }
+    static P get_xyzz(const LX& v, int lane) {
+        uint64_t w[K];
+        P p;
+        get(v.x, lane, w);
+        p.x = L::from_lanes_form(w);
+        get(v.y, lane, w);
+        p.y = L::from_lanes_form(w);
+        get(v.zz, lane, w);
+        p.zz = L::from_lanes_form(w);
+        get(v.zzz, lane, w);
+        p.zzz = L::from_lanes_form(w);
+        return p;
+    }
+    CUZK_IFMA static inline LX blend(__mmask8 m, const LX& a, const LX& b) {
+        return {L::blend(m, a.x, b.x), L::blend(m, a.y, b.y), L::blend(m, a.zz, b.zz), L::blend(m, a.zzz, b.zzz)};
+    }
+
+    // r += (bx, by) in the lanes outside `none` (madd-2008-s); r_inf marks the lanes where r is
+    // infinity. Every coordinate stays below 2p.
+    CUZK_IFMA static void add_affine_lanes(LX& r, __mmask8& r_inf, const V& bx, const V& by, __mmask8 none) {
+        const V u2 = L::mul(bx, r.zz);
+        const V s2 = L::mul(by, r.zzz);
+        const V pv = L::sub_r(u2, r.x);
+        const V rv = L::sub_r(s2, r.y);
+        const __mmask8 both = (__mmask8)(~r_inf & ~none);
+        const __mmask8 odd = both & L::zero_mask(pv);  // equal x: doubling or inverse
+        const V pp = L::mul(pv, pv);
+        const V ppp = L::mul(pv, pp);
+        const V q = L::mul(r.x, pp);
+        LX sum;
+        sum.x = L::sub_r(L::sub_r(L::mul(rv, rv), ppp), L::add_r(q, q));
+        sum.y = L::sub_r(L::mul(rv, L::sub_r(q, sum.x)), L::mul(r.y, ppp));
+        sum.zz = L::mul(r.zz, pp);
+        sum.zzz = L::mul(r.zzz, ppp);
+        const V one = ones();
+        const LX fresh{bx, by, one, one};
+        LX out = blend((__mmask8)(both & ~odd), r, sum);
+        out = blend((__mmask8)(r_inf & ~none), out, fresh);
+        r = out;
+        r_inf &= none;
+        for (int lane = 0; lane < 8; lane++) {
+            if (!(odd >> lane & 1)) continue;
+            P p = get_xyzz(r, lane);
+            uint64_t w[K];
+            A a;
+            get(bx, lane, w);
+            a.x = L::from_lanes_form(w);
+            get(by, lane, w);
+            a.y = L::from_lanes_form(w);
+            p.add_affine(a);
+            put_xyzz(r, lane, p);
+            if (p.is_inf()) r_inf |= (__mmask8)(1u << lane);
+        }
+    }
+
+    // r += q (add-2008-s) in every lane; the masks mark infinity.
+    CUZK_IFMA static void add_lanes(LX& r, __mmask8& r_inf, const LX& q, __mmask8 q_inf) {
+        const V u1 = L::mul(r.x, q.zz);
+        const V u2 = L::mul(q.x, r.zz);
+        const V s1 = L::mul(r.y, q.zzz);
+        const V s2 = L::mul(q.y, r.zzz);
+        const V pv = L::sub_r(u2, u1);
+        const V rv = L::sub_r(s2, s1);
+        const __mmask8 both = (__mmask8)(~r_inf & ~q_inf);
+        const __mmask8 odd = both & L::zero_mask(pv);
+        const V pp = L::mul(pv, pv);
+        const V ppp = L::mul(pv, pp);
+        const V qq = L::mul(u1, pp);
+        LX sum;
+        sum.x = L::sub_r(L::sub_r(L::mul(rv, rv), ppp), L::add_r(qq, qq));
+        sum.y = L::sub_r(L::mul(rv, L::sub_r(qq, sum.x)), L::mul(s1, ppp));
+        sum.zz = L::mul(L::mul(r.zz, q.zz), pp);
+        sum.zzz = L::mul(L::mul(r.zzz, q.zzz), ppp);
+        LX out = blend((__mmask8)(both & ~odd), r, sum);
+        out = blend((__mmask8)(r_inf & ~q_inf), out, q);
+        r = out;
+        r_inf &= q_inf;
+        for (int lane = 0; lane < 8; lane++) {
+            if (!(odd >> lane & 1)) continue;
+            P p = get_xyzz(r, lane);
+            p.add(get_xyzz(q, lane));
+            put_xyzz(r, lane, p);
+            if (p.is_inf()) r_inf |= (__mmask8)(1u << lane);
+        }
+    }
+
+    CUZK_IFMA static V ones() {
+        V v;
+        for (int lane = 0; lane < 8; lane++) put(v, lane, L::one_words());
+        return v;
     }
 };
 

@@ -394,8 +394,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
                 bucket->reset(bases, lanes.get(), nb, std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, nb / 2)));
                 accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket->add(b, i, neg); });
                 bucket->finish();
-                reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket->add_to(j, into); });
-                partial[task] = acc;
+                partial[task] = bucket->weighted_sum(spread);
                 return;
             }
         }

@@ -123,6 +123,34 @@ class CpuIsaTest {
     }
 
     /**
+     * Few overflow sums: mostly distinct bases, with a few points repeated right after their twin
+     * with the same scalar, so that in most windows the repeat finds its twin alone in a bucket
+     * (equal x: the repeat goes to that bucket's overflow sum) in a handful of buckets out of
+     * many; the IFMA path weighs such sums one by one instead of by running sums.
+     */
+    @Test
+    void theIfmaMsmAddsAFewOverflowSums() {
+        assumeTrue(Cuzk.libraryInfo().availableCpuIsas().contains(CpuIsa.X86_IFMA),
+                "this CPU or build has no AVX-512 IFMA code path: it was not checked");
+        for (Curve c : Curve.values()) {
+            for (Group g : Group.values()) {
+                try (Arena a = Arena.ofConfined()) {
+                    int[] index = {0};
+                    BigInteger[] last = new BigInteger[2];
+                    KnownMsm msm = KnownMsm.of(a, c, g, 4096, 5, new Random(99),
+                            rnd -> index[0] % 512 == 1 ? last[0] : (last[0] = new BigInteger(64, rnd).add(BigInteger.ONE)),
+                            rnd -> index[0]++ % 512 == 1 ? last[1] : (last[1] = new BigInteger(c.r().bitLength() - 1, rnd)));
+                    Cuzk.setCpuIsa(CpuIsa.X86_IFMA);
+                    for (int threads : new int[] {1, 2}) {
+                        assertEquals(msm.expected(), Backend.cpu(threads).msm(msm.bases(), msm.scalars()),
+                                c + " " + g + " threads=" + threads);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * An MSM with a known answer: bases m_i·G (base i replaced by infinity) and scalars k_i, drawn
      * in turn from rnd; the answer is (Σ k_i m_i)·G over the other points.
      */

@@ -20,6 +20,7 @@
 namespace cuzk {
 namespace ifma {
 cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
+cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a, void* b, void* c);
 }
 }  // namespace cuzk
 #endif
@@ -76,15 +77,15 @@ std::atomic<uint32_t>& current_isa() {
 }
 
 // Calls fn's portable or x86-adx implementation, whichever is in use (x86-ifma differs from
-// x86-adx only in the MSM: CUZK_DISPATCH_MSM).
+// x86-adx only in the MSM and Groth16's H: CUZK_DISPATCH_IFMA).
 #if CUZK_HAVE_ADX_PATH
 #define CUZK_DISPATCH(fn, ...) \
     (current_isa().load(std::memory_order_relaxed) != CUZK_CPU_ISA_PORTABLE ? cuzk::adx::fn(__VA_ARGS__) : cuzk::portable::fn(__VA_ARGS__))
-#define CUZK_DISPATCH_MSM(...) \
-    (current_isa().load(std::memory_order_relaxed) == CUZK_CPU_ISA_X86_IFMA ? cuzk::ifma::impl_msm(__VA_ARGS__) : CUZK_DISPATCH(impl_msm, __VA_ARGS__))
+#define CUZK_DISPATCH_IFMA(fn, ...) \
+    (current_isa().load(std::memory_order_relaxed) == CUZK_CPU_ISA_X86_IFMA ? cuzk::ifma::fn(__VA_ARGS__) : CUZK_DISPATCH(fn, __VA_ARGS__))
 #else
 #define CUZK_DISPATCH(fn, ...) cuzk::portable::fn(__VA_ARGS__)
-#define CUZK_DISPATCH_MSM(...) cuzk::portable::impl_msm(__VA_ARGS__)
+#define CUZK_DISPATCH_IFMA(fn, ...) cuzk::portable::fn(__VA_ARGS__)
 #endif
 
 const char* isa_name(uint32_t isa) {
@@ -184,7 +185,7 @@ CUZK_API cuzk_status_t cuzk_point_op(uint32_t curve, uint32_t group, uint32_t op
 }
 
 CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
-    return CUZK_DISPATCH_MSM(config, bases, scalars, result);
+    return CUZK_DISPATCH_IFMA(impl_msm, config, bases, scalars, result);
 }
 
 CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data) {
@@ -205,7 +206,7 @@ CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const voi
 }
 
 CUZK_API cuzk_status_t cuzk_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a, void* b, void* c) {
-    return CUZK_DISPATCH(impl_groth16_h, curve, log_n, threads, a, b, c);
+    return CUZK_DISPATCH_IFMA(impl_groth16_h, curve, log_n, threads, a, b, c);
 }
 
 CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,

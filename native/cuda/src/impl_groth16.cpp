@@ -146,28 +146,7 @@ cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs
 
 cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a, void* b, void* c) {
     return guarded("cuzk_groth16_h", [&] {
-        require_aligned(a, "a");
-        require_aligned(b, "b");
-        require_aligned(c, "c");
-        require(a != b && b != c && a != c, "a, b and c must be distinct vectors");
-        with_scalar_field(curve, [&](auto tag) {
-            using Fr = typename decltype(tag)::type;
-            require((int)log_n + 1 <= Fr::Params::TWO_ADICITY && (int)log_n <= MAX_NTT_LOG,
-                    "log_n " + std::to_string(log_n) + " is above the largest supported size 2^" +
-                        std::to_string(std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1)));
-            const Fr shift = root_of_unity<Fr>((int)log_n + 1);
-            Fr* v[3] = {static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c)};
-            const uint64_t n = 1ull << log_n;
-            // n^-1 shift^k for every coefficient k, shared by a, b and c.
-            HostArray<Fr> powers(n, Fill::SCRATCH);
-            fill_powers(powers.get(), n, Fr::from_u64(n).inv(), shift, resolve_threads(threads));
-            for (Fr* x : v) ntt_values_to_coset(x, (int)log_n, powers.get(), threads);
-            const size_t chunk = 1 << 14;
-            parallel_for(resolve_threads(threads), (n + chunk - 1) / chunk, [&](size_t k) {
-                const uint64_t end = std::min<uint64_t>(n, (k + 1) * chunk);
-                for (uint64_t i = k * chunk; i < end; i++) gpu::groth16_h_body(v[0], v[1], v[2], i);
-            });
-        });
+        with_h_vectors(curve, log_n, a, b, c, [&](auto* fa, auto* fb, auto* fc) { groth16_h_cpu(fa, fb, fc, (int)log_n, threads); });
     });
 }
 

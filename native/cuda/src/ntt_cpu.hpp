@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "cuzk/field.hpp"
+#include "cuzk/gpu/ntt.hpp"
 #include "errors.hpp"
+#include "host_memory.hpp"
 #include "pool.hpp"
 
 CUZK_NS_BEGIN
@@ -195,6 +197,25 @@ void ntt_values_to_coset(Fr* a, int log_n, const Fr* scale_powers, unsigned thre
         for (size_t i = c * chunk; i < end; i++) a[i] = a[i] * scale_powers[bit_reverse(i, log_n)];
     });
     ntt_dit_from_reversed(a, log_n, tw, threads);
+}
+
+// Groth16's H from a, b, c (evaluations on the domain of size 2^log_n, Montgomery form): each is
+// taken to the coset by the 2^(log_n+1)-th root of unity, then a = a * b - c (b and c are
+// overwritten). See cuzk_groth16_h.
+template <class Fr>
+void groth16_h_cpu(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
+    threads = resolve_threads(threads);
+    const Fr shift = root_of_unity<Fr>(log_n + 1);
+    const uint64_t n = 1ull << log_n;
+    // n^-1 shift^k for every coefficient k, shared by a, b and c.
+    HostArray<Fr> powers(n, Fill::SCRATCH);
+    fill_powers(powers.get(), n, Fr::from_u64(n).inv(), shift, threads);
+    for (Fr* x : {a, b, c}) ntt_values_to_coset(x, log_n, powers.get(), threads);
+    const size_t chunk = 1 << 14;
+    parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t k) {
+        const uint64_t end = std::min<uint64_t>(n, (k + 1) * chunk);
+        for (uint64_t i = k * chunk; i < end; i++) gpu::groth16_h_body(a, b, c, i);
+    });
 }
 
 // a[i] *= start * step^i for all i.

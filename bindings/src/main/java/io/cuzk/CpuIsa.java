@@ -9,8 +9,9 @@ public enum CpuIsa {
     /** x86-64 with BMI2 and ADX: Montgomery products with MULX/ADCX/ADOX. */
     X86_ADX(2),
     /**
-     * {@link #X86_ADX} plus AVX-512 IFMA: the batched additions of MSMs (G1 and G2) run eight at a time in
-     * 52-bit limbs. Everything else is the same as {@link #X86_ADX}.
+     * {@link #X86_ADX} plus AVX-512 IFMA: the batched additions and bucket sums of MSMs (G1 and G2) and
+     * Groth16's H ({@link Synthesis#h}) run eight at a time in 52-bit limbs. Everything else is the same as
+     * {@link #X86_ADX}.
      */
     X86_IFMA(3);
 

@@ -70,6 +70,19 @@ class CpuIsaTest {
                 }
                 Backend.cpu().ntt(poly, NttKind.COSET_FORWARD);
                 out.add(poly.segment().toArray(ValueLayout.JAVA_BYTE));
+                // Groth16's H: below the IFMA path's smallest size, inside one of its blocks, and
+                // with stages across blocks
+                for (int log : new int[] {3, 7, 13}) {
+                    ScalarVector[] abc = new ScalarVector[3];
+                    for (int j = 0; j < 3; j++) {
+                        abc[j] = ScalarVector.allocate(a, c, 1 << log, ScalarForm.MONTGOMERY);
+                        for (int i = 0; i < abc[j].size(); i++) {
+                            abc[j].set(i, new BigInteger(256, rnd));
+                        }
+                    }
+                    Synthesis.h(abc[0], abc[1], abc[2], 0);
+                    out.add(abc[0].segment().toArray(ValueLayout.JAVA_BYTE));
+                }
             }
         }
         return new Outputs(out);

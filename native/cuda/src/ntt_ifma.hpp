@@ -233,8 +233,11 @@ class LanesH {
     }
 
 public:
-    // Smallest domain this path takes (below it the scalar one is as fast).
-    static constexpr int MIN_LOG = 6;
+    // Domains this path takes: below 2^6 the scalar code is as fast; above 2^20 the lanes' copies
+    // (3 x 40 bytes per element per call) and kept tables (3 x 40 bytes per element per domain
+    // size) would cost more memory than a proof on the CPU at that size should, so the scalar
+    // code, in place, runs there.
+    static constexpr int MIN_LOG = 6, MAX_LOG = 20;
 
     static void run(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
         threads = resolve_threads(threads);
@@ -257,10 +260,10 @@ public:
     }
 };
 
-// cuzk_groth16_h on this path: the lanes from 2^6 elements on, the scalar code below.
+// cuzk_groth16_h on this path: the lanes from 2^6 to 2^20 elements, the scalar code elsewhere.
 template <class Fr>
 void groth16_h_ifma(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
-    if (log_n < LanesH<Fr>::MIN_LOG) {
+    if (log_n < LanesH<Fr>::MIN_LOG || log_n > LanesH<Fr>::MAX_LOG) {
         groth16_h_cpu(a, b, c, log_n, threads);
         return;
     }

@@ -35,6 +35,18 @@ namespace lanes {
 
 constexpr uint64_t MASK52 = (1ull << 52) - 1;
 
+// Lane `lane` of a lanes vector v (v.l[j] holds word j of eight elements) from or to W words.
+template <int W, class V>
+inline void lane_put(V& v, int lane, const uint64_t* words) {
+    uint64_t* w = reinterpret_cast<uint64_t*>(v.l);
+    for (int j = 0; j < W; j++) w[8 * j + lane] = words[j];
+}
+template <int W, class V>
+inline void lane_get(const V& v, int lane, uint64_t* words) {
+    const uint64_t* w = reinterpret_cast<const uint64_t*>(v.l);
+    for (int j = 0; j < W; j++) words[j] = w[8 * j + lane];
+}
+
 // 64-bit limbs (N words) to 52-bit limbs (K words) of the same integer; the integer must fit.
 template <int N, int K>
 inline void to52(const uint64_t* a, uint64_t* r) {
@@ -364,6 +376,7 @@ CUZK_NS_END
 #include <type_traits>
 #include <vector>
 
+#include "bucket_sum.hpp"
 #include "cuzk/curve.hpp"
 #include "host_memory.hpp"
 #include "pool.hpp"
@@ -445,16 +458,6 @@ class IfmaBuckets {
     HostVector<Slot> slots_;
     size_t capacity_ = 0;
 
-    static uint64_t* lane_words(V& v) { return reinterpret_cast<uint64_t*>(v.l); }
-    static void put(V& v, int lane, const uint64_t* limbs) {
-        uint64_t* w = lane_words(v);
-        for (int j = 0; j < K; j++) w[8 * j + lane] = limbs[j];
-    }
-    static void get(const V& v, int lane, uint64_t* limbs) {
-        const uint64_t* w = reinterpret_cast<const uint64_t*>(v.l);
-        for (int j = 0; j < K; j++) limbs[j] = w[8 * j + lane];
-    }
-
     CUZK_IFMA void compute_batch() {
         const size_t k = batch_.size();
         const size_t ns = (k + 7) / 8;
@@ -466,21 +469,21 @@ class IfmaBuckets {
                 const Entry& e = batch_[i];
                 const LP& b = bucket_[e.bucket];
                 const LP& p = lanes_[e.index];
-                put(s.x1, lane, b.x);
-                put(s.y1, lane, b.y);
-                put(s.x2, lane, p.x);
+                lane_put<K>(s.x1, lane, b.x);
+                lane_put<K>(s.y1, lane, b.y);
+                lane_put<K>(s.x2, lane, p.x);
                 if (e.negate) {
                     uint64_t ny[K];
                     L::neg(p.y, ny);
-                    put(s.y2, lane, ny);
+                    lane_put<K>(s.y2, lane, ny);
                 } else {
-                    put(s.y2, lane, p.y);
+                    lane_put<K>(s.y2, lane, p.y);
                 }
             } else {  // padding: a harmless non-zero denominator
-                put(s.x1, lane, zero);
-                put(s.y1, lane, zero);
-                put(s.x2, lane, L::one_words());
-                put(s.y2, lane, zero);
+                lane_put<K>(s.x1, lane, zero);
+                lane_put<K>(s.y1, lane, zero);
+                lane_put<K>(s.x2, lane, L::one_words());
+                lane_put<K>(s.y2, lane, zero);
             }
         }
         V acc;
@@ -494,7 +497,7 @@ class IfmaBuckets {
         F prod[8], pre[8];
         for (int lane = 0; lane < 8; lane++) {
             uint64_t w[K];
-            get(acc, lane, w);
+            lane_get<K>(acc, lane, w);
             prod[lane] = L::from_lanes_form(w);
             pre[lane] = lane ? pre[lane - 1] * prod[lane] : prod[lane];
         }
@@ -505,7 +508,7 @@ class IfmaBuckets {
             t = t * prod[lane];
             uint64_t w[K];
             L::to_lanes_form(li, w);
-            put(inv, lane, w);
+            lane_put<K>(inv, lane, w);
         }
         for (size_t s = ns; s-- > 0;) {
             Slot& sl = slots_[s];
@@ -524,8 +527,8 @@ class IfmaBuckets {
             for (int lane = 0; lane < 8 && first + lane < k; lane++) {
                 const Entry& e = batch_[first + lane];
                 LP& b = bucket_[e.bucket];
-                get(x3, lane, b.x);
-                get(y3, lane, b.y);
+                lane_get<K>(x3, lane, b.x);
+                lane_get<K>(y3, lane, b.y);
                 state_[e.bucket] = FULL;
             }
         }
@@ -615,10 +618,7 @@ public:
         P total = P::infinity();
         if (nb < 64 || nb % 8 != 0) {
             P running = P::infinity();
-            for (size_t j = nb / spread; j-- > 0;) {
-                for (size_t t = 0; t < spread; t++) add_to(j * spread + t, running);
-                total.add(running);
-            }
+            reduce_spread(nb, spread, running, total, [&](size_t j, P& into) { add_to(j, into); });
             return total;
         }
         const size_t part = nb / 8;
@@ -635,11 +635,11 @@ public:
                 const size_t b = lane * part + st;
                 if (state_[b] == EMPTY) {
                     none |= (__mmask8)(1u << lane);
-                    put(bx, lane, zero);
-                    put(by, lane, zero);
+                    lane_put<K>(bx, lane, zero);
+                    lane_put<K>(by, lane, zero);
                 } else {
-                    put(bx, lane, bucket_[b].x);
-                    put(by, lane, bucket_[b].y);
+                    lane_put<K>(bx, lane, bucket_[b].x);
+                    lane_put<K>(by, lane, bucket_[b].y);
                 }
             }
             add_affine_lanes(run, run_inf, bx, by, none);
@@ -659,10 +659,7 @@ public:
             }
         } else if (used) {
             P running = P::infinity();
-            for (size_t j = nb / spread; j-- > 0;) {
-                for (size_t t = 0; t < spread; t++) running.add(overflow_[j * spread + t]);
-                total.add(running);
-            }
+            reduce_spread(nb, spread, running, total, [&](size_t j, P& into) { into.add(overflow_[j]); });
         }
         return total;
     }
@@ -684,24 +681,24 @@ private:
     static void put_xyzz(LX& v, int lane, const P& p) {
         uint64_t w[K];
         L::to_lanes_form(p.x, w);
-        put(v.x, lane, w);
+        lane_put<K>(v.x, lane, w);
         L::to_lanes_form(p.y, w);
-        put(v.y, lane, w);
+        lane_put<K>(v.y, lane, w);
         L::to_lanes_form(p.zz, w);
-        put(v.zz, lane, w);
+        lane_put<K>(v.zz, lane, w);
         L::to_lanes_form(p.zzz, w);
-        put(v.zzz, lane, w);
+        lane_put<K>(v.zzz, lane, w);
     }
     static P get_xyzz(const LX& v, int lane) {
         uint64_t w[K];
         P p;
-        get(v.x, lane, w);
+        lane_get<K>(v.x, lane, w);
         p.x = L::from_lanes_form(w);
-        get(v.y, lane, w);
+        lane_get<K>(v.y, lane, w);
         p.y = L::from_lanes_form(w);
-        get(v.zz, lane, w);
+        lane_get<K>(v.zz, lane, w);
         p.zz = L::from_lanes_form(w);
-        get(v.zzz, lane, w);
+        lane_get<K>(v.zzz, lane, w);
         p.zzz = L::from_lanes_form(w);
         return p;
     }
@@ -737,9 +734,9 @@ private:
             P p = get_xyzz(r, lane);
             uint64_t w[K];
             A a;
-            get(bx, lane, w);
+            lane_get<K>(bx, lane, w);
             a.x = L::from_lanes_form(w);
-            get(by, lane, w);
+            lane_get<K>(by, lane, w);
             a.y = L::from_lanes_form(w);
             p.add_affine(a);
             put_xyzz(r, lane, p);
@@ -780,7 +777,7 @@ private:
 
     CUZK_IFMA static V ones() {
         V v;
-        for (int lane = 0; lane < 8; lane++) put(v, lane, L::one_words());
+        for (int lane = 0; lane < 8; lane++) lane_put<K>(v, lane, L::one_words());
         return v;
     }
 };

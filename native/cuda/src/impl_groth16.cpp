@@ -7,7 +7,6 @@
 
 #include "api_common.hpp"
 #include "cuzk/field.hpp"
-#include "cuzk/gpu/ntt.hpp"
 #include "host_memory.hpp"
 #include "ntt_cpu.hpp"
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuzk/curve.hpp"
+#include "bucket_sum.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "errors.hpp"
 #include "host_memory.hpp"
@@ -74,22 +75,6 @@ inline void accumulate_spread(const Affine<G>* bases, size_t begin, size_t end, 
 constexpr uint64_t MSM_ONES_MIN = 512;
 // Buckets of a task summing such bases (one digit spread over all of them).
 constexpr size_t MSM_ONES_BUCKETS = 1024;
-
-// acc = sum_j (j + 1) * (sum of the spread buckets of digit j + 1), by running sums from the top;
-// add_to(b, p) adds bucket b to p.
-template <class P, class AddTo>
-inline void reduce_spread(size_t buckets, size_t spread, P& running, P& acc, AddTo&& add_to) {
-    for (size_t j = buckets / spread; j-- > 0;) {
-        if (spread == 1) {
-            add_to(j, running);
-        } else {
-            P digit_sum = P::infinity();
-            for (size_t t = 0; t < spread; t++) add_to(j * spread + t, digit_sum);
-            running.add(digit_sum);
-        }
-        acc.add(running);
-    }
-}
 
 // Buckets held in affine form, filled by additions that are gathered into batches so that one
 // field inversion (Montgomery's trick) serves the whole batch: an addition then costs about 6

@@ -47,25 +47,38 @@ void fill_powers(Fr* out, size_t count, const Fr& start, const Fr& step, unsigne
     });
 }
 
+// What build() makes for a domain size, made once per process and kept (one cache per type T).
+// It is built outside the lock; if two threads race, both build and the first to publish wins.
+template <class T>
+struct PerDomainSize {
+    template <class Build>
+    static std::shared_ptr<const T> get(int log_n, Build&& build) {
+        {
+            std::lock_guard<std::mutex> g(mutex_);
+            auto it = cache_.find(log_n);
+            if (it != cache_.end()) return it->second;
+        }
+        std::shared_ptr<const T> made = build();
+        std::lock_guard<std::mutex> g(mutex_);
+        return cache_.emplace(log_n, std::move(made)).first->second;
+    }
+
+private:
+    static inline std::mutex mutex_;
+    static inline std::map<int, std::shared_ptr<const T>> cache_;
+};
+
 template <class Fr>
 std::shared_ptr<const NttDomain<Fr>> ntt_domain(int log_n, unsigned threads) {
-    static std::mutex mutex;
-    static std::map<int, std::shared_ptr<const NttDomain<Fr>>> cache;
-    {
-        std::lock_guard<std::mutex> g(mutex);
-        auto it = cache.find(log_n);
-        if (it != cache.end()) return it->second;
-    }
-    // Built outside the lock; if two threads race, both build and the first to publish wins.
-    auto d = std::make_shared<NttDomain<Fr>>();
-    d->log_n = log_n;
-    d->omega = root_of_unity<Fr>(log_n);
-    size_t half = log_n == 0 ? 0 : (size_t)1 << (log_n - 1);
-    d->twiddle.resize(half);
-    if (half) fill_powers(d->twiddle.data(), half, Fr::one(), d->omega, threads);
-    std::lock_guard<std::mutex> g(mutex);
-    auto it = cache.emplace(log_n, std::move(d)).first;
-    return it->second;
+    return PerDomainSize<NttDomain<Fr>>::get(log_n, [&] {
+        auto d = std::make_shared<NttDomain<Fr>>();
+        d->log_n = log_n;
+        d->omega = root_of_unity<Fr>(log_n);
+        size_t half = log_n == 0 ? 0 : (size_t)1 << (log_n - 1);
+        d->twiddle.resize(half);
+        if (half) fill_powers(d->twiddle.data(), half, Fr::one(), d->omega, threads);
+        return std::shared_ptr<const NttDomain<Fr>>(std::move(d));
+    });
 }
 
 // x's low `bits` bits in reverse order, in constant time (swaps of bits, pairs and nibbles, then

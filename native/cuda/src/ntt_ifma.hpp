@@ -12,9 +12,7 @@
 // the way out. The twiddle and scaling tables are made once per domain size and kept.
 #pragma once
 #if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
-#include <map>
 #include <memory>
-#include <mutex>
 
 #include "host_memory.hpp"
 #include "ifma.hpp"
@@ -48,24 +46,17 @@ class LanesH {
         HostArray<V> scale;
     };
 
-    static void put(V& v, int lane, const uint64_t* limbs) {
-        uint64_t* w = reinterpret_cast<uint64_t*>(v.l);
-        for (int j = 0; j < K; j++) w[8 * j + lane] = limbs[j];
-    }
     static void put_element(V& v, int lane, const Fr& x) {  // as x R'
         uint64_t w[K];
         L::to_lanes_form(x, w);
-        put(v, lane, w);
+        lane_put<K>(v, lane, w);
     }
 
     static std::shared_ptr<const Tables> tables(int log_n, unsigned threads) {
-        static std::mutex mutex;
-        static std::map<int, std::shared_ptr<const Tables>> cache;
-        {
-            std::lock_guard<std::mutex> g(mutex);
-            auto it = cache.find(log_n);
-            if (it != cache.end()) return it->second;
-        }
+        return PerDomainSize<Tables>::get(log_n, [&] { return make_tables(log_n, threads); });
+    }
+
+    static std::shared_ptr<const Tables> make_tables(int log_n, unsigned threads) {
         const size_t n = (size_t)1 << log_n, half = n / 2, nv = n / 8;
         auto dom = ntt_domain<Fr>(log_n, threads);
         const Fr* tw = dom->twiddle.data();  // w_n^e, e < n/2
@@ -96,8 +87,7 @@ class LanesH {
         parallel_for(threads, nv, [&](size_t g) {
             for (int lane = 0; lane < 8; lane++) put_element(t->scale[g], lane, powers[bit_reverse(8 * g + lane, log_n)]);
         });
-        std::lock_guard<std::mutex> g(mutex);
-        return cache.emplace(log_n, std::move(t)).first->second;
+        return t;
     }
 
     CUZK_IFMA_INLINE static inline V permute(const V& a, __m512i idx) {
@@ -158,12 +148,13 @@ class LanesH {
     }
 
     // Register pairs [q0, q1) of a stage of half-width h >= 8 over the whole vector.
-    CUZK_IFMA static void wide(V* x, size_t h, const V* table, bool forward, size_t q0, size_t q1) {
+    template <bool Forward>
+    CUZK_IFMA static void wide(V* x, size_t h, const V* table, size_t q0, size_t q1) {
         const size_t hv = h / 8;
         const V* tw = table + (hv - 1);
         for (size_t q = q0; q < q1; q++) {
             const size_t k = q % hv, g = (q / hv) * 2 * hv + k;
-            if (forward) dit(x[g], x[g + hv], tw[k]);
+            if constexpr (Forward) dit(x[g], x[g + hv], tw[k]);
             else dif(x[g], x[g + hv], tw[k]);
         }
     }
@@ -192,7 +183,9 @@ class LanesH {
         auto wide_stage = [&](int s, bool forward) {
             const V* table = forward ? t.fwd.get() : t.inv.get();
             parallel_for(threads, (pairs + chunk - 1) / chunk, [&](size_t c) {
-                wide(x, (size_t)1 << (s - 1), table, forward, c * chunk, std::min(pairs, (c + 1) * chunk));
+                const size_t h = (size_t)1 << (s - 1), q0 = c * chunk, q1 = std::min(pairs, q0 + chunk);
+                if (forward) wide<true>(x, h, table, q0, q1);
+                else wide<false>(x, h, table, q0, q1);
             });
         };
         for (int s = log_n; s > block_log; s--) wide_stage(s, false);
@@ -207,7 +200,7 @@ class LanesH {
                 for (int lane = 0; lane < 8; lane++) {
                     uint64_t w[K];
                     to52<N, K>(a[8 * g + lane].l, w);
-                    put(x[g], lane, w);
+                    lane_put<K>(x[g], lane, w);
                 }
             }
         });
@@ -220,10 +213,9 @@ class LanesH {
         for (int j = 0; j < K; j++) fv.l[j] = _mm512_set1_epi64((long long)f[j]);
         for (size_t g = g0; g < g1; g++) {
             const V h = L::sub_r(L::mul(L::mul(xa[g], xb[g]), fv), xc[g]);
-            const uint64_t* w = reinterpret_cast<const uint64_t*>(h.l);
             for (int lane = 0; lane < 8; lane++) {
                 uint64_t limbs[K];
-                for (int j = 0; j < K; j++) limbs[j] = w[8 * j + lane];
+                lane_get<K>(h, lane, limbs);
                 Fr r;
                 from52<N, K>(limbs, r.l);
                 Fr::reduce_once(r.l);

@@ -1,7 +1,9 @@
 package io.cuzk.jmh;
 
 import io.cuzk.Backend;
+import io.cuzk.CpuIsa;
 import io.cuzk.Curve;
+import io.cuzk.Cuzk;
 import io.cuzk.NttKind;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarOps;
@@ -31,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * by decimation in frequency, one scaling pass, the coset transform from bit-reversed input);
  * {@code stepByStep} is the baseline, the backend's natural-order transforms (inverse, then coset
  * forward, each with its permutation and scaling passes) and the element-wise operations. Each
- * call starts from fresh copies of the same a, b and c.
+ * call starts from fresh copies of the same a, b and c. {@code -p isa=X86_ADX,X86_IFMA} compares
+ * the scalar H with the IFMA one in one run (a path this CPU lacks fails the trial).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,6 +52,9 @@ public class GrothHBenchmark {
     @Param({"2"})
     public int threads;
 
+    @Param({"AUTO"})
+    public CpuIsa isa;
+
     private Arena arena;
     private ScalarVector a0, b0, c0, a, b, c;
     private Backend backend;
@@ -56,6 +62,7 @@ public class GrothHBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
+        Cuzk.setCpuIsa(isa);
         arena = Arena.ofShared();
         int n = 1 << logSize;
         a0 = Inputs.scalars(arena, curve, n, ScalarForm.MONTGOMERY, 11);

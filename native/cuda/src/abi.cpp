@@ -214,6 +214,11 @@ CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const 
     return CUZK_DISPATCH(impl_points_check, config, points, result);
 }
 
+CUZK_API cuzk_status_t cuzk_scalars_check(const cuzk_codec_config* config, const void* scalars,
+                                          cuzk_check_result* result) {
+    return CUZK_DISPATCH(impl_scalars_check, config, scalars, result);
+}
+
 CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
                                           cuzk_check_result* result) {
     return CUZK_DISPATCH(impl_points_decode, config, src, dst, result);

@@ -120,7 +120,8 @@ struct PointCodec {
     }
 };
 
-inline const char* check_reason(cuzk_status_t s) {
+inline const char* check_reason(cuzk_status_t s, const char* what) {
+    if (s == CUZK_ERR_NOT_CANONICAL && std::string(what) == "scalar") return "the value is not below the scalar field's modulus r";
     switch (s) {
         case CUZK_ERR_NOT_CANONICAL: return "a coordinate is not below the field modulus (or its padding bytes are not zero)";
         case CUZK_ERR_NOT_ON_CURVE: return "the point is not on the curve";
@@ -164,7 +165,7 @@ void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const ch
         result->index = bad;
         result->status = s;
     }
-    fail(s, std::string(what) + " " + std::to_string(bad) + ": " + check_reason(s));
+    fail(s, std::string(what) + " " + std::to_string(bad) + ": " + check_reason(s, what));
 }
 
 CUZK_NS_END

@@ -53,6 +53,27 @@ cuzk_status_t impl_points_check(const cuzk_codec_config* config, const void* poi
     });
 }
 
+cuzk_status_t impl_scalars_check(const cuzk_codec_config* config, const void* scalars,
+                                 cuzk_check_result* result) {
+    return guarded("cuzk_scalars_check", [&] {
+        require_ptr(config, "config");
+        require(config->encoding == CUZK_ENCODING_NATIVE,
+                "cuzk_scalars_check reads the native encoding (32-byte little-endian) only");
+        with_scalar_field(config->curve, [&](auto tag) {
+            using Fr = typename decltype(tag)::type;
+            if (result) *result = cuzk_check_result{UINT64_MAX, CUZK_OK, 0};
+            if (config->count == 0) return;
+            require_aligned(scalars, "scalars");
+            const size_t ss = config->src_stride ? config->src_stride : 32;
+            require(ss >= 32 && ss % 8 == 0, "src_stride must hold a scalar and be a multiple of 8");
+            const uint8_t* s = static_cast<const uint8_t*>(scalars);
+            check_all(config->count, config->threads, result, "scalar", [&](size_t i) {
+                return Fr::is_canonical(reinterpret_cast<const uint64_t*>(s + i * ss)) ? CUZK_OK : CUZK_ERR_NOT_CANONICAL;
+            });
+        });
+    });
+}
+
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst) {
     return guarded("cuzk_points_encode", [&] {
         require_ptr(config, "config");

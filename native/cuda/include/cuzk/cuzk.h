@@ -250,6 +250,12 @@ CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* dat
 /* Checks native-layout points; on failure, result names the lowest failing index. */
 CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
                                          cuzk_check_result* result);
+/* Checks that count 32-byte little-endian scalars (config->encoding NATIVE; group and checks are
+ * not used) each hold an integer below the curve's r, as a snarkjs witness must; on failure,
+ * CUZK_ERR_NOT_CANONICAL and result names the lowest failing index. Same call shape as
+ * cuzk_points_check. */
+CUZK_API cuzk_status_t cuzk_scalars_check(const cuzk_codec_config* config, const void* scalars,
+                                          cuzk_check_result* result);
 /* Decodes points of config->encoding into the native layout, applying config->checks. */
 CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src,
                                           void* dst, cuzk_check_result* result);

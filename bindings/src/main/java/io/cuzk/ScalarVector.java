@@ -1,5 +1,9 @@
 package io.cuzk;
 
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_check_result;
+import io.cuzk.internal.cuzk_codec_config;
+import io.cuzk.internal.cuzk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -69,6 +73,30 @@ public final class ScalarVector {
     /** The scalars [from, from + count) over the same memory. */
     public ScalarVector slice(long from, long count) {
         return new ScalarVector(curve, form, segment.asSlice(from * Curve.SCALAR_BYTES, count * Curve.SCALAR_BYTES));
+    }
+
+    /**
+     * The position of the first stored value that is not below r (every value of a snarkjs witness
+     * must be), or -1 when all are below r. Checked natively on all hardware threads, so that a long
+     * vector costs no Java loop.
+     */
+    public long firstNotBelowR() {
+        if (size == 0) {
+            return -1;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_codec_config.allocate(a);
+            cuzk_codec_config.curve(cfg, curve.id());
+            cuzk_codec_config.encoding(cfg, Encoding.NATIVE.id());
+            cuzk_codec_config.count(cfg, size);
+            MemorySegment result = cuzk_check_result.allocate(a);
+            int code = cuzk_h.cuzk_scalars_check(cfg, segment, result);
+            if (code == Status.NOT_CANONICAL.code()) {
+                return cuzk_check_result.index(result);
+            }
+            Checked.check(code, "cuzk_scalars_check");
+            return -1;
+        }
     }
 
     /**

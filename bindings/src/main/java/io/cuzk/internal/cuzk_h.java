@@ -498,6 +498,34 @@ public final class cuzk_h {
         }
     }
 
+    private static final class cuzk_scalars_check {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("cuzk_scalars_check");
+        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
+    }
+
+    /** {@snippet lang=c : cuzk_status_t cuzk_scalars_check(const cuzk_codec_config *config, const void *scalars, cuzk_check_result *result) } */
+    public static FunctionDescriptor cuzk_scalars_check$descriptor() {
+        return cuzk_scalars_check.DESC;
+    }
+
+    public static MethodHandle cuzk_scalars_check$handle() {
+        return cuzk_scalars_check.HANDLE;
+    }
+
+    public static MemorySegment cuzk_scalars_check$address() {
+        return cuzk_scalars_check.ADDR;
+    }
+
+    public static int cuzk_scalars_check(MemorySegment config, MemorySegment scalars, MemorySegment result) {
+        var mh$ = cuzk_scalars_check.HANDLE;
+        try {
+            return (int) mh$.invokeExact(config, scalars, result);
+        } catch (Throwable ex$) {
+            throw unexpected(ex$);
+        }
+    }
+
     private static final class cuzk_points_decode {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_points_decode");

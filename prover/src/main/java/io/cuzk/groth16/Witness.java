@@ -9,7 +9,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -25,7 +24,6 @@ import org.apache.commons.lang3.Validate;
  */
 public final class Witness implements AutoCloseable {
     static final Map<Integer, String> SECTION_NAMES = Map.of(1, "header", 2, "values");
-    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final String name;
     private final Arena arena;
@@ -69,13 +67,11 @@ public final class Witness implements AutoCloseable {
             MemorySegment.copy(v, 0, copy, 0, v.byteSize());
             v = copy;
         }
-        long[] r64 = limbs(curve.r());
-        for (long i = 0; i < count; i++) {
-            if (!below(v, i * 32, r64)) {
-                throw new FormatException(name, f.label(2), "value " + i + " is not below r (not a canonical field element)");
-            }
-        }
         this.values = ScalarVector.wrap(curve, ScalarForm.CANONICAL, v);
+        long bad = values.firstNotBelowR();
+        if (bad >= 0) {
+            throw new FormatException(name, f.label(2), "value " + bad + " is not below r (not a canonical field element)");
+        }
     }
 
     /** Reads (memory-maps) a .wtns file. */
@@ -109,24 +105,6 @@ public final class Witness implements AutoCloseable {
             b[j] = t;
         }
         return b;
-    }
-
-    private static long[] limbs(BigInteger v) {
-        long[] l = new long[4];
-        for (int i = 0; i < 4; i++) {
-            l[i] = v.shiftRight(64 * i).longValue();
-        }
-        return l;
-    }
-
-    private static boolean below(MemorySegment s, long off, long[] m) {
-        for (int i = 3; i >= 0; i--) {
-            int c = Long.compareUnsigned(s.get(LE, off + 8L * i), m[i]);
-            if (c != 0) {
-                return c < 0;
-            }
-        }
-        return false;
     }
 
     public String name() {

@@ -209,6 +209,15 @@ public final class NativeLibrary {
 
     private static Path privateDir;
 
+    /**
+     * Whether a library was copied into a temporary folder that is deleted when the JVM runs its
+     * shutdown hooks (the fallback when no cache folder is usable): a process that ends with
+     * {@link Runtime#halt} would leave it behind.
+     */
+    public static synchronized boolean deletesFilesOnExit() {
+        return privateDir != null;
+    }
+
     /** The cache folder: the property's, else under XDG_CACHE_HOME or ~/.cache; null for none. */
     static Path cacheDir() {
         String prop = System.getProperty(CACHE_PROPERTY);

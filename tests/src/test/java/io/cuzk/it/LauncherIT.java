@@ -132,6 +132,25 @@ class LauncherIT {
         assertTrue(out.contains("library:  " + unpacked.toRealPath()), out);
     }
 
+    /**
+     * Commands end with Runtime.halt unless a shutdown hook has work to do: a library copied into a
+     * private temporary folder (no cache folder usable) must still be deleted when the command ends.
+     */
+    @Test
+    void aTemporaryCopyOfTheLibraryIsDeletedWhenTheCommandEnds(@TempDir Path tmp) throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-Dcuzk.native.cache=none", "-Djava.io.tmpdir=" + tmp, "-jar",
+                repo().resolve("cli/target/cuzk-cli.jar").toString(), "info").start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out + err);
+        assertTrue(out.contains("library:  " + tmp.toRealPath().resolve("cuzk-native-")), "loaded from a temporary copy: " + out);
+        try (var left = Files.list(tmp)) {
+            assertEquals(0, left.count(), "the temporary copy outlived the command");
+        }
+    }
+
     @Test
     void msmDemoChecksItself() throws IOException, InterruptedException {
         Process p = start("msm-demo", "--log-size", "12");

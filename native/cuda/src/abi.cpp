@@ -106,6 +106,7 @@ const char* build_string() {
 
 extern "C" {
 
+const uint32_t cuzk_abi_version_value = CUZK_ABI_VERSION;
 CUZK_API uint32_t cuzk_abi_version(void) { return CUZK_ABI_VERSION; }
 
 CUZK_API const char* cuzk_version(void) { return CUZK_VERSION_STRING; }
@@ -200,23 +201,20 @@ CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* dat
     return CUZK_DISPATCH(impl_emulate_ntt, config, data);
 }
 
-CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness,
-                                        void* a, void* b, void* c) {
-    return CUZK_DISPATCH(impl_groth16_abc, config, coeffs, witness, a, b, c);
+CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c) {
+    // the implementation reports a null config
+    return CUZK_DISPATCH(impl_groth16_abc, config, config ? config->coeffs : nullptr, config ? config->witness : nullptr, a, b,
+                         c);
 }
 
-CUZK_API cuzk_status_t cuzk_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a, void* b, void* c) {
-    return CUZK_DISPATCH_IFMA(impl_groth16_h, curve, log_n, threads, a, b, c);
-}
-
-CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
-                                         cuzk_check_result* result) {
-    return CUZK_DISPATCH(impl_points_check, config, points, result);
-}
-
-CUZK_API cuzk_status_t cuzk_scalars_check(const cuzk_codec_config* config, const void* scalars,
-                                          cuzk_check_result* result) {
-    return CUZK_DISPATCH(impl_scalars_check, config, scalars, result);
+CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c) {
+    if (config == nullptr || config->flags != 0) {
+        return guarded("cuzk_groth16_h", [&] {
+            require_ptr(config, "config");
+            require(false, "flags must be 0 (reserved)");
+        });
+    }
+    return CUZK_DISPATCH_IFMA(impl_groth16_h, config->curve, config->log_n, config->threads, a, b, c);
 }
 
 CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
@@ -228,40 +226,13 @@ CUZK_API cuzk_status_t cuzk_points_encode(const cuzk_codec_config* config, const
     return CUZK_DISPATCH(impl_points_encode, config, src, dst);
 }
 
-namespace {
-
-// Scalars: 32 bytes either way; the big-endian encodings reverse the byte order.
-void convert_scalars(const cuzk_codec_config* config, const void* src, void* dst) {
-    require_ptr(config, "config");
-    require_curve(config->curve);
-    require(config->encoding <= CUZK_ENCODING_EIP196, "unknown encoding " + std::to_string(config->encoding));
-    if (config->count == 0) return;
-    require_ptr(src, "src");
-    require_ptr(dst, "dst");
-    const size_t ss = config->src_stride ? config->src_stride : 32;
-    const size_t ds = config->dst_stride ? config->dst_stride : 32;
-    require(ss >= 32 && ds >= 32, "strides must be at least 32 bytes");
-    const bool reverse = config->encoding != CUZK_ENCODING_NATIVE;
-    const uint8_t* s = static_cast<const uint8_t*>(src);
-    uint8_t* d = static_cast<uint8_t*>(dst);
-    parallel_for(config->threads, (config->count + 4095) / 4096, [&](size_t c) {
-        size_t end = std::min<uint64_t>(config->count, (c + 1) * 4096);
-        for (size_t i = c * 4096; i < end; i++) {
-            const uint8_t* a = s + i * ss;
-            uint8_t* b = d + i * ds;
-            if (reverse) for (int k = 0; k < 32; k++) b[k] = a[31 - k];
-            else std::memcpy(b, a, 32);
-        }
-    });
-}
-}  // namespace
-
-CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, const void* src, void* dst) {
-    return guarded("cuzk_scalars_decode", [&] { convert_scalars(config, src, dst); });
+CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, const void* src, void* dst,
+                                           cuzk_check_result* result) {
+    return CUZK_DISPATCH(impl_scalars_decode, config, src, dst, result);
 }
 
 CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src, void* dst) {
-    return guarded("cuzk_scalars_encode", [&] { convert_scalars(config, src, dst); });
+    return CUZK_DISPATCH(impl_scalars_encode, config, src, dst);
 }
 
 CUZK_API cuzk_status_t cuzk_host_alloc(uint64_t bytes, void** out) {

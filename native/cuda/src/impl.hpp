@@ -13,8 +13,8 @@ cuzk_status_t impl_point_op(uint32_t curve, uint32_t group, uint32_t op, const v
                             uint64_t n);
 cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
 cuzk_status_t impl_ntt(const cuzk_ntt_config* config, void* data);
-cuzk_status_t impl_points_check(const cuzk_codec_config* config, const void* points, cuzk_check_result* result);
-cuzk_status_t impl_scalars_check(const cuzk_codec_config* config, const void* scalars, cuzk_check_result* result);
+cuzk_status_t impl_scalars_decode(const cuzk_codec_config* config, const void* src, void* dst, cuzk_check_result* result);
+cuzk_status_t impl_scalars_encode(const cuzk_codec_config* config, const void* src, void* dst);
 cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
                                  cuzk_check_result* result);
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst);

@@ -13,7 +13,7 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
         if (result) *result = cuzk_check_result{UINT64_MAX, CUZK_OK, 0};
         if (config->count == 0) return;
         require_ptr(src, "src");
-        require_aligned(dst, "dst");
+        if (dst) require_aligned(dst, "dst");
         with_group(config->curve, config->group, [&](auto tag) {
             using G = typename decltype(tag)::type;
             PointCodec<G> codec(config->curve, config->encoding);
@@ -24,54 +24,61 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
             const uint8_t* s = static_cast<const uint8_t*>(src);
             uint8_t* d = static_cast<uint8_t*>(dst);
             check_all(config->count, config->threads, result, "point", [&](size_t i) {
+                if (!d) {  // checked only
+                    Affine<G> tmp;
+                    return codec.decode(s + i * ss, tmp, config->checks);
+                }
                 return codec.decode(s + i * ss, *reinterpret_cast<Affine<G>*>(d + i * ds), config->checks);
             });
         });
     });
 }
 
-cuzk_status_t impl_points_check(const cuzk_codec_config* config, const void* points,
-                                         cuzk_check_result* result) {
-    return guarded("cuzk_points_check", [&] {
-        require_ptr(config, "config");
-        require(config->encoding == CUZK_ENCODING_NATIVE, "cuzk_points_check reads the native encoding only");
-        require(config->checks <= CUZK_CHECK_ALL, "unknown check bits");
+namespace {
+
+// Scalars are 32 bytes in every encoding; the big-endian ones reverse the byte order. Decoding may
+// check each value below r (after reordering) and may skip writing (dst null).
+void convert_scalars(const cuzk_codec_config* config, const void* src, void* dst, cuzk_check_result* result, bool decode) {
+    require_ptr(config, "config");
+    require(config->encoding <= CUZK_ENCODING_EIP196, "unknown encoding " + std::to_string(config->encoding));
+    require(config->checks <= CUZK_CHECK_ALL, "unknown check bits");
+    with_scalar_field(config->curve, [&](auto tag) {
+        using Fr = typename decltype(tag)::type;
         if (result) *result = cuzk_check_result{UINT64_MAX, CUZK_OK, 0};
         if (config->count == 0) return;
-        require_aligned(points, "points");
-        with_group(config->curve, config->group, [&](auto tag) {
-            using G = typename decltype(tag)::type;
-            PointCodec<G> codec(config->curve, CUZK_ENCODING_NATIVE);
-            const size_t ss = config->src_stride ? config->src_stride : PointCodec<G>::NATIVE_BYTES;
-            require(ss >= PointCodec<G>::NATIVE_BYTES && ss % 8 == 0, "src_stride must hold a point and be a multiple of 8");
-            const uint8_t* s = static_cast<const uint8_t*>(points);
-            check_all(config->count, config->threads, result, "point", [&](size_t i) {
-                Affine<G> tmp;
-                return codec.decode(s + i * ss, tmp, config->checks);
-            });
+        require_ptr(src, "src");
+        if (!decode) require_ptr(dst, "dst");
+        const size_t ss = config->src_stride ? config->src_stride : 32;
+        const size_t ds = config->dst_stride ? config->dst_stride : 32;
+        require(ss >= 32 && ds >= 32, "strides must be at least 32 bytes");
+        const bool reverse = config->encoding != CUZK_ENCODING_NATIVE;
+        const bool check = decode && (config->checks & CUZK_CHECK_CANONICAL);
+        const uint8_t* s = static_cast<const uint8_t*>(src);
+        uint8_t* d = static_cast<uint8_t*>(dst);
+        check_all(config->count, config->threads, result, "scalar", [&](size_t i) {
+            uint64_t w[4];
+            const uint8_t* a = s + i * ss;
+            if (reverse) {
+                uint8_t* b = reinterpret_cast<uint8_t*>(w);
+                for (int k = 0; k < 32; k++) b[k] = a[31 - k];
+            } else {
+                std::memcpy(w, a, 32);
+            }
+            if (check && !Fr::is_canonical(w)) return CUZK_ERR_NOT_CANONICAL;
+            if (d) std::memcpy(d + i * ds, w, 32);
+            return CUZK_OK;
         });
     });
 }
 
-cuzk_status_t impl_scalars_check(const cuzk_codec_config* config, const void* scalars,
-                                 cuzk_check_result* result) {
-    return guarded("cuzk_scalars_check", [&] {
-        require_ptr(config, "config");
-        require(config->encoding == CUZK_ENCODING_NATIVE,
-                "cuzk_scalars_check reads the native encoding (32-byte little-endian) only");
-        with_scalar_field(config->curve, [&](auto tag) {
-            using Fr = typename decltype(tag)::type;
-            if (result) *result = cuzk_check_result{UINT64_MAX, CUZK_OK, 0};
-            if (config->count == 0) return;
-            require_aligned(scalars, "scalars");
-            const size_t ss = config->src_stride ? config->src_stride : 32;
-            require(ss >= 32 && ss % 8 == 0, "src_stride must hold a scalar and be a multiple of 8");
-            const uint8_t* s = static_cast<const uint8_t*>(scalars);
-            check_all(config->count, config->threads, result, "scalar", [&](size_t i) {
-                return Fr::is_canonical(reinterpret_cast<const uint64_t*>(s + i * ss)) ? CUZK_OK : CUZK_ERR_NOT_CANONICAL;
-            });
-        });
-    });
+}  // namespace
+
+cuzk_status_t impl_scalars_decode(const cuzk_codec_config* config, const void* src, void* dst, cuzk_check_result* result) {
+    return guarded("cuzk_scalars_decode", [&] { convert_scalars(config, src, dst, result, true); });
+}
+
+cuzk_status_t impl_scalars_encode(const cuzk_codec_config* config, const void* src, void* dst) {
+    return guarded("cuzk_scalars_encode", [&] { convert_scalars(config, src, dst, nullptr, false); });
 }
 
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst) {

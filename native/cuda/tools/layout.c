@@ -65,6 +65,14 @@ int main(void) {
     FIELD(cuzk_abc_config, n_coeffs);
     FIELD(cuzk_abc_config, n_vars);
     FIELD(cuzk_abc_config, domain_size);
+    FIELD(cuzk_abc_config, coeffs);
+    FIELD(cuzk_abc_config, witness);
+
+    SIZE(cuzk_h_config);
+    FIELD(cuzk_h_config, curve);
+    FIELD(cuzk_h_config, log_n);
+    FIELD(cuzk_h_config, threads);
+    FIELD(cuzk_h_config, flags);
 
     SIZE(cuzk_check_result);
     FIELD(cuzk_check_result, index);

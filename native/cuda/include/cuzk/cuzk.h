@@ -12,7 +12,15 @@
  *  - Scalars are 32 bytes, little-endian: canonical integers (any 256-bit value, reduced mod r by the
  *    kernels) or Fr elements in Montgomery form, as cuzk_scalar_form says.
  *
+ *  - The calls a proof makes (the Groth16 steps, the MSMs, the decoders that check the key and the
+ *    witness) share one call shape: a config struct and three pointers, returning a status. A
+ *    binding such as Java's FFM linker prepares one stub per distinct shape on first use (about
+ *    10 ms each in a command that proves once), so new entry points on that path keep this shape.
+ *
  * The ABI version changes whenever a signature, a struct layout or an enum value changes.
+ * Version 2: cuzk_groth16_abc and cuzk_groth16_h take config structs; cuzk_points_check is
+ * cuzk_points_decode with a NULL dst; cuzk_scalars_decode checks and reports like it;
+ * cuzk_abi_version_value.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -24,7 +32,7 @@
 extern "C" {
 #endif
 
-#define CUZK_ABI_VERSION 1
+#define CUZK_ABI_VERSION 2
 
 #if defined(_WIN32)
 #define CUZK_API __declspec(dllexport)
@@ -75,7 +83,7 @@ enum cuzk_encoding {
     CUZK_ENCODING_EIP196 = 2   /* BN254: 32-byte big-endian Fp, G2 (EIP-197) as x.c1|x.c0|y.c1|y.c0 */
 };
 
-/* Checks applied by cuzk_points_check and the point decoders (bit set). */
+/* Checks applied by the point decoders (bit set); the scalar decoder applies CANONICAL (< r). */
 enum cuzk_check {
     CUZK_CHECK_CANONICAL = 1, /* coordinates < p */
     CUZK_CHECK_ON_CURVE = 2,
@@ -176,7 +184,17 @@ typedef struct cuzk_abc_config {
     uint64_t n_coeffs;    /* entries of the coefficient section */
     uint64_t n_vars;      /* length of the witness */
     uint64_t domain_size; /* length of a, b and c */
+    const void* coeffs;   /* the coefficient entries (see cuzk_groth16_abc) */
+    const void* witness;  /* n_vars 32-byte canonical little-endian values */
 } cuzk_abc_config;
+
+/* Arguments of cuzk_groth16_h. */
+typedef struct cuzk_h_config {
+    uint32_t curve;       /* enum cuzk_curve */
+    uint32_t log_n;       /* a, b and c hold 2^log_n elements */
+    uint32_t threads;     /* 0 = all hardware threads */
+    uint32_t flags;       /* reserved, 0 */
+} cuzk_h_config;
 
 /* Where a batch check or decode failed: the lowest failing index and its status. */
 typedef struct cuzk_check_result {
@@ -187,6 +205,8 @@ typedef struct cuzk_check_result {
 
 /* ---- library ---------------------------------------------------------------------------- */
 CUZK_API uint32_t cuzk_abi_version(void);
+/* CUZK_ABI_VERSION as data, so that a binding can check it before it prepares any call. */
+CUZK_API extern const uint32_t cuzk_abi_version_value;
 CUZK_API const char* cuzk_version(void);
 CUZK_API cuzk_status_t cuzk_get_library_info(cuzk_library_info* out);
 CUZK_API cuzk_status_t cuzk_get_curve_info(uint32_t curve, cuzk_curve_info* out);
@@ -218,24 +238,21 @@ CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases
 CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data);
 
 /* ---- Groth16 ------------------------------------------------------------------------------ */
-/* The witness's evaluations of the QAP's A and B at each constraint, from the coefficient section
- * of a snarkjs zkey (section 4 without its leading u32 count): n_coeffs packed 44-byte entries
+/* The witness's evaluations of the QAP's A and B at each constraint, from config->coeffs, the
+ * coefficient section of a snarkjs zkey (section 4 without its leading u32 count): n_coeffs packed 44-byte entries
  * {u32 matrix (0 = A, 1 = B), u32 constraint, u32 signal, 32-byte Fr value}, all little-endian,
- * where the value is coefficient * R^2 mod r (R = 2^256). witness: n_vars 32-byte canonical
- * little-endian values. Out: a[i] = sum over A's entries of constraint i of coefficient * w[signal],
+ * where the value is coefficient * R^2 mod r (R = 2^256), and config->witness. Out: a[i] = sum over A's entries of constraint i of coefficient * w[signal],
  * b likewise, c[i] = a[i] * b[i], each domain_size Fr elements in Montgomery form (zero where no
  * constraint reaches). An entry with matrix > 1, constraint >= domain_size or signal >= n_vars
  * fails the call with CUZK_ERR_INVALID_ARGUMENT naming the lowest such entry. */
-CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, const void* coeffs,
-                                        const void* witness, void* a, void* b, void* c);
+CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c);
 
 /* Groth16's H on the CPU, as snarkjs computes it and as cuzk_cuda_groth16_h does on a GPU: a, b
  * and c (Montgomery Fr, 2^log_n each, evaluations on the domain) each get the inverse NTT, then
  * the NTT on the coset by the 2^(log_n+1)-th root of unity 5^((r-1)/2^(log_n+1)); then
  * a[i] = a[i] * b[i] - c[i]. h is left in a; b and c are overwritten. One call instead of six NTTs
  * and two element-wise operations. threads: 0 = all hardware threads. */
-CUZK_API cuzk_status_t cuzk_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a,
-                                      void* b, void* c);
+CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 
 /* ---- the GPU algorithms on the host -------------------------------------------------------- */
 /* The CUDA kernels' algorithms (MSM: sorted bucket pairs, XYZZ bucket sums, segmented reduction;
@@ -247,25 +264,21 @@ CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const voi
 CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data);
 
 /* ---- points and codecs ------------------------------------------------------------------ */
-/* Checks native-layout points; on failure, result names the lowest failing index. */
-CUZK_API cuzk_status_t cuzk_points_check(const cuzk_codec_config* config, const void* points,
-                                         cuzk_check_result* result);
-/* Checks that count 32-byte little-endian scalars (config->encoding NATIVE; group and checks are
- * not used) each hold an integer below the curve's r, as a snarkjs witness must; on failure,
- * CUZK_ERR_NOT_CANONICAL and result names the lowest failing index. Same call shape as
- * cuzk_points_check. */
-CUZK_API cuzk_status_t cuzk_scalars_check(const cuzk_codec_config* config, const void* scalars,
-                                          cuzk_check_result* result);
-/* Decodes points of config->encoding into the native layout, applying config->checks. */
+/* Decodes points of config->encoding into the native layout, applying config->checks; with dst
+ * NULL the points are only checked (config->encoding NATIVE checks native-layout points). On a
+ * failed check, result (may be NULL) names the lowest failing index and its status. */
 CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src,
                                           void* dst, cuzk_check_result* result);
 /* Encodes native-layout points into config->encoding. */
 CUZK_API cuzk_status_t cuzk_points_encode(const cuzk_codec_config* config, const void* src,
                                           void* dst);
 /* Converts 32-byte big-endian scalars (EIP-2537/EIP-196) to or from little-endian canonical
- * scalars (NATIVE); the value is kept as is, not reduced. */
+ * scalars (NATIVE); the value is kept as is, not reduced. Decoding with CUZK_CHECK_CANONICAL in
+ * config->checks also requires each value below r (a snarkjs witness must be): CUZK_ERR_NOT_CANONICAL
+ * with result (may be NULL) naming the lowest failing index; with dst NULL the scalars are only
+ * checked. The other check bits do not apply to scalars. */
 CUZK_API cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config* config, const void* src,
-                                           void* dst);
+                                           void* dst, cuzk_check_result* result);
 CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, const void* src,
                                            void* dst);
 

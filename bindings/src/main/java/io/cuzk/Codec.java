@@ -112,7 +112,7 @@ public final class Codec {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment cfg = config(a, curve, Group.G1, encoding, count);
             cuzk_codec_config.src_stride(cfg, stride);
-            Checked.check(cuzk_h.cuzk_scalars_decode(cfg, src, out.segment()), "cuzk_scalars_decode");
+            Checked.check(cuzk_h.cuzk_scalars_decode(cfg, src, out.segment(), MemorySegment.NULL), "cuzk_scalars_decode");
         }
         return out;
     }

@@ -113,7 +113,9 @@ public final class PointVector {
             cuzk_codec_config.checks(cfg, Check.mask(checks));
             cuzk_codec_config.count(cfg, size);
             MemorySegment result = cuzk_check_result.allocate(a);
-            Checked.checkPoints(cuzk_h.cuzk_points_check(cfg, segment, result), result, "cuzk_points_check", "point");
+            // a NULL destination: checked, not copied
+            Checked.checkPoints(cuzk_h.cuzk_points_decode(cfg, segment, MemorySegment.NULL, result), result, "cuzk_points_decode",
+                    "point");
         }
     }
 

@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.nio.ByteOrder;
+import java.util.EnumSet;
 import java.util.Objects;
 import org.apache.commons.lang3.Validate;
 
@@ -88,13 +89,15 @@ public final class ScalarVector {
             MemorySegment cfg = cuzk_codec_config.allocate(a);
             cuzk_codec_config.curve(cfg, curve.id());
             cuzk_codec_config.encoding(cfg, Encoding.NATIVE.id());
+            cuzk_codec_config.checks(cfg, Check.mask(EnumSet.of(Check.CANONICAL)));
             cuzk_codec_config.count(cfg, size);
             MemorySegment result = cuzk_check_result.allocate(a);
-            int code = cuzk_h.cuzk_scalars_check(cfg, segment, result);
+            // a NULL destination: checked, not copied
+            int code = cuzk_h.cuzk_scalars_decode(cfg, segment, MemorySegment.NULL, result);
             if (code == Status.NOT_CANONICAL.code()) {
                 return cuzk_check_result.index(result);
             }
-            Checked.check(code, "cuzk_scalars_check");
+            Checked.check(code, "cuzk_scalars_decode");
             return -1;
         }
     }

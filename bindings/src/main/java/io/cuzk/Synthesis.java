@@ -3,6 +3,7 @@ package io.cuzk;
 import io.cuzk.internal.Checked;
 import io.cuzk.internal.cuzk_abc_config;
 import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.cuzk_h_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.apache.commons.lang3.Validate;
@@ -41,8 +42,9 @@ public final class Synthesis {
             cuzk_abc_config.n_coeffs(cfg, count);
             cuzk_abc_config.n_vars(cfg, witness.size());
             cuzk_abc_config.domain_size(cfg, a.size());
-            Checked.check(cuzk_h.cuzk_groth16_abc(cfg, coefficients, witness.segment(), a.segment(), b.segment(), c.segment()),
-                    "cuzk_groth16_abc");
+            cuzk_abc_config.coeffs(cfg, coefficients);
+            cuzk_abc_config.witness(cfg, witness.segment());
+            Checked.check(cuzk_h.cuzk_groth16_abc(cfg, a.segment(), b.segment(), c.segment()), "cuzk_groth16_abc");
         }
     }
 
@@ -66,7 +68,12 @@ public final class Synthesis {
         }
         Validate.isTrue(a.segment().address() != b.segment().address() && b.segment().address() != c.segment().address()
                 && a.segment().address() != c.segment().address(), "a, b and c must be distinct vectors");
-        Checked.check(cuzk_h.cuzk_groth16_h(a.curve().id(), Long.numberOfTrailingZeros(n), threads, a.segment(), b.segment(),
-                c.segment()), "cuzk_groth16_h");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_h_config.allocate(arena);
+            cuzk_h_config.curve(cfg, a.curve().id());
+            cuzk_h_config.log_n(cfg, Long.numberOfTrailingZeros(n));
+            cuzk_h_config.threads(cfg, threads);
+            Checked.check(cuzk_h.cuzk_groth16_h(cfg, a.segment(), b.segment(), c.segment()), "cuzk_groth16_h");
+        }
     }
 }

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_abc_config;
 import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.cuzk_h_config;
 import io.cuzk.internal.cuzk_msm_config;
 import io.cuzk.internal.cuzk_ntt_config;
 import java.lang.foreign.Arena;
@@ -48,6 +50,40 @@ class ErrorsTest {
             e = assertThrows(CuzkException.class,
                     () -> Checked.check(cuzk_h.cuzk_msm(msm, unaligned, unaligned, data), "cuzk_msm"));
             assertTrue(e.nativeMessage().contains("not 8-byte aligned"), e.nativeMessage());
+        }
+    }
+
+    /** The Groth16 steps take config structs (ABI 2): a missing one or a reserved field set is refused. */
+    @Test
+    void groth16ConfigsAreChecked() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(32 * 8, 8);
+            MemorySegment w = a.allocate(32 * 8, 8);
+            MemorySegment x = a.allocate(32 * 8, 8);
+            CuzkException e = assertThrows(CuzkException.class,
+                    () -> Checked.check(cuzk_h.cuzk_groth16_h(MemorySegment.NULL, v, w, x), "cuzk_groth16_h"));
+            assertTrue(e.nativeMessage().contains("config is null"), e.nativeMessage());
+            MemorySegment h = cuzk_h_config.allocate(a);
+            cuzk_h_config.curve(h, Curve.BN254.id());
+            cuzk_h_config.log_n(h, 3);
+            cuzk_h_config.flags(h, 1);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_h(h, v, w, x), "cuzk_groth16_h"));
+            assertTrue(e.nativeMessage().contains("flags must be 0"), e.nativeMessage());
+            cuzk_h_config.flags(h, 0);
+            Checked.check(cuzk_h.cuzk_groth16_h(h, v, w, x), "cuzk_groth16_h");
+            cuzk_h_config.log_n(h, 40);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_h(h, v, w, x), "cuzk_groth16_h"));
+            assertTrue(e.nativeMessage().contains("log_n 40"), e.nativeMessage());
+
+            e = assertThrows(CuzkException.class,
+                    () -> Checked.check(cuzk_h.cuzk_groth16_abc(MemorySegment.NULL, v, w, x), "cuzk_groth16_abc"));
+            assertTrue(e.nativeMessage().contains("config is null"), e.nativeMessage());
+            MemorySegment abc = cuzk_abc_config.allocate(a);
+            cuzk_abc_config.curve(abc, Curve.BN254.id());
+            cuzk_abc_config.n_vars(abc, 1);
+            cuzk_abc_config.domain_size(abc, 8);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_abc(abc, v, w, x), "cuzk_groth16_abc"));
+            assertTrue(e.nativeMessage().contains("witness is null"), e.nativeMessage());
         }
     }
 

@@ -7,6 +7,7 @@ import io.cuzk.internal.Checked;
 import io.cuzk.internal.cuzk_abc_config;
 import io.cuzk.internal.cuzk_check_result;
 import io.cuzk.internal.cuzk_codec_config;
+import io.cuzk.internal.cuzk_h_config;
 import io.cuzk.internal.cuzk_curve_info;
 import io.cuzk.internal.cuzk_h;
 import io.cuzk.internal.cuzk_library_info;
@@ -69,7 +70,8 @@ class LayoutTest {
     @Test
     void everyStructMatchesTheHeader() {
         List<GroupLayout> all = List.of(cuzk_library_info.layout(), cuzk_curve_info.layout(), cuzk_msm_config.layout(),
-                cuzk_ntt_config.layout(), cuzk_codec_config.layout(), cuzk_abc_config.layout(), cuzk_check_result.layout());
+                cuzk_ntt_config.layout(), cuzk_codec_config.layout(), cuzk_abc_config.layout(), cuzk_h_config.layout(),
+                cuzk_check_result.layout());
         for (GroupLayout l : all) {
             compare(l);
         }

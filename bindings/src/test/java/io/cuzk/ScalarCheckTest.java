@@ -3,11 +3,17 @@ package io.cuzk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.cuzk.internal.cuzk_check_result;
+import io.cuzk.internal.cuzk_codec_config;
+import io.cuzk.internal.cuzk_h;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
-/** {@link ScalarVector#firstNotBelowR()} (cuzk_scalars_check) against r as BigInteger arithmetic gives it. */
+/** {@link ScalarVector#firstNotBelowR()} (cuzk_scalars_decode checking CANONICAL) against r as BigInteger arithmetic gives it. */
 class ScalarCheckTest {
     private static final BigInteger TOP = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
 
@@ -43,6 +49,43 @@ class ScalarCheckTest {
             v.set(1, Curve.BLS12_381.r().subtract(BigInteger.ONE));
             assertEquals(1, v.firstNotBelowR());
         }
+    }
+
+    /** The decoder reorders big-endian scalars before it compares them with r, and still writes dst. */
+    @Test
+    void bigEndianScalarsAreCheckedAfterReordering() {
+        BigInteger r = Curve.BN254.r();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment src = a.allocate(64, 8);
+            byte[] below = toBytes32(r.subtract(BigInteger.ONE));
+            byte[] atR = toBytes32(r);
+            MemorySegment.copy(below, 0, src, ValueLayout.JAVA_BYTE, 0, 32);
+            MemorySegment.copy(atR, 0, src, ValueLayout.JAVA_BYTE, 32, 32);
+            MemorySegment cfg = cuzk_codec_config.allocate(a);
+            cuzk_codec_config.curve(cfg, Curve.BN254.id());
+            cuzk_codec_config.encoding(cfg, Encoding.EIP196.id());
+            cuzk_codec_config.checks(cfg, Check.mask(EnumSet.of(Check.CANONICAL)));
+            cuzk_codec_config.count(cfg, 1);
+            MemorySegment dst = a.allocate(64, 8);
+            MemorySegment result = cuzk_check_result.allocate(a);
+            assertEquals(0, cuzk_h.cuzk_scalars_decode(cfg, src, dst, result));
+            ScalarVector out = ScalarVector.wrap(Curve.BN254, ScalarForm.CANONICAL, dst.asSlice(0, 32));
+            assertEquals(r.subtract(BigInteger.ONE), out.get(0));
+            cuzk_codec_config.count(cfg, 2);
+            assertEquals(Status.NOT_CANONICAL.code(), cuzk_h.cuzk_scalars_decode(cfg, src, dst, result));
+            assertEquals(1, cuzk_check_result.index(result));
+            cuzk_codec_config.checks(cfg, 0); // unchecked, as Codec.decodeScalars decodes: kept as is
+            assertEquals(0, cuzk_h.cuzk_scalars_decode(cfg, src, dst, result));
+            assertEquals(r, ScalarVector.wrap(Curve.BN254, ScalarForm.CANONICAL, dst.asSlice(32, 32)).get(0));
+        }
+    }
+
+    private static byte[] toBytes32(BigInteger v) {
+        byte[] raw = v.toByteArray();
+        byte[] out = new byte[32];
+        int n = Math.min(raw.length, 32);
+        System.arraycopy(raw, raw.length - n, out, 32 - n, n);
+        return out;
     }
 
     @Test

@@ -51,7 +51,7 @@ class SignatureTest {
             assertEquals(shape(expected), shape(bound), name + ": the binding's descriptor differs from the header's " + m.group());
             checked++;
         }
-        assertTrue(checked >= 30, "found only " + checked + " declarations in the header");
+        assertTrue(checked >= 25, "found only " + checked + " declarations in the header (it has about 30)");
     }
 
     /** The carrier types: what decides how an argument travels. */

@@ -136,15 +136,25 @@ public final class NativeLibrary {
         return new Loaded(lookup, file);
     }
 
-    /** Refuses a library of another ABI version: its structs or signatures would not match. */
+    /**
+     * Refuses a library of another ABI version: its structs or signatures would not match. The
+     * version is read from the library's data (cuzk_abi_version_value), not called for, so that no
+     * call shape is linked before the first real call needs one; a library without that symbol is
+     * asked through cuzk_abi_version, only to name its version.
+     */
     private static void checkAbi(SymbolLookup lookup, Path file) {
-        MemorySegment fn = lookup.find("cuzk_abi_version").orElseThrow(() -> new NativeLibraryException(
-                "cuzk: " + file + " has no cuzk_abi_version symbol: it is not a cuzk library"));
         int abi;
-        try {
-            abi = (int) Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(ValueLayout.JAVA_INT)).invokeExact();
-        } catch (Throwable t) {
-            throw new NativeLibraryException("cuzk: calling cuzk_abi_version in " + file + " failed: " + t, t);
+        var value = lookup.find("cuzk_abi_version_value");
+        if (value.isPresent()) {
+            abi = value.get().reinterpret(4).get(ValueLayout.JAVA_INT, 0);
+        } else {
+            MemorySegment fn = lookup.find("cuzk_abi_version").orElseThrow(() -> new NativeLibraryException(
+                    "cuzk: " + file + " has no cuzk_abi_version symbol: it is not a cuzk library"));
+            try {
+                abi = (int) Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(ValueLayout.JAVA_INT)).invokeExact();
+            } catch (Throwable t) {
+                throw new NativeLibraryException("cuzk: calling cuzk_abi_version in " + file + " failed: " + t, t);
+            }
         }
         if (abi != cuzk_h.CUZK_ABI_VERSION) {
             throw new NativeLibraryException("cuzk: " + file + " implements ABI version " + abi + " but these bindings need "

@@ -25,7 +25,9 @@ public final class cuzk_abc_config {
             cuzk_h.C_INT.withName("threads"),
             cuzk_h.C_LONG_LONG.withName("n_coeffs"),
             cuzk_h.C_LONG_LONG.withName("n_vars"),
-            cuzk_h.C_LONG_LONG.withName("domain_size")
+            cuzk_h.C_LONG_LONG.withName("domain_size"),
+            cuzk_h.C_POINTER.withName("coeffs"),
+            cuzk_h.C_POINTER.withName("witness")
     ).withName("cuzk_abc_config");
 
     /** The struct's layout. */
@@ -126,6 +128,44 @@ public final class cuzk_abc_config {
 
     public static void domain_size(MemorySegment struct, long fieldValue) {
         struct.set(domain_size$LAYOUT, domain_size$OFFSET, fieldValue);
+    }
+
+    private static final AddressLayout coeffs$LAYOUT = (AddressLayout) $LAYOUT.select(groupElement("coeffs"));
+    private static final long coeffs$OFFSET = $LAYOUT.byteOffset(groupElement("coeffs"));
+
+    public static AddressLayout coeffs$layout() {
+        return coeffs$LAYOUT;
+    }
+
+    public static long coeffs$offset() {
+        return coeffs$OFFSET;
+    }
+
+    public static MemorySegment coeffs(MemorySegment struct) {
+        return struct.get(coeffs$LAYOUT, coeffs$OFFSET);
+    }
+
+    public static void coeffs(MemorySegment struct, MemorySegment fieldValue) {
+        struct.set(coeffs$LAYOUT, coeffs$OFFSET, fieldValue);
+    }
+
+    private static final AddressLayout witness$LAYOUT = (AddressLayout) $LAYOUT.select(groupElement("witness"));
+    private static final long witness$OFFSET = $LAYOUT.byteOffset(groupElement("witness"));
+
+    public static AddressLayout witness$layout() {
+        return witness$LAYOUT;
+    }
+
+    public static long witness$offset() {
+        return witness$OFFSET;
+    }
+
+    public static MemorySegment witness(MemorySegment struct) {
+        return struct.get(witness$LAYOUT, witness$OFFSET);
+    }
+
+    public static void witness(MemorySegment struct, MemorySegment fieldValue) {
+        struct.set(witness$LAYOUT, witness$OFFSET, fieldValue);
     }
 
     /** A zeroed struct from the allocator. */

@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout.OfLong;
 
 /**
  * {@snippet lang=c : struct cuzk_codec_config }
- * Arguments of the point and scalar codecs and of {@code cuzk_points_check}. Hand-written in jextract's shape; {@code LayoutTest} checks it against the C compiler's
+ * Arguments of the point and scalar codecs (which also check points and scalars). Hand-written in jextract's shape; {@code LayoutTest} checks it against the C compiler's
  * {@code sizeof} and {@code offsetof} for the same header.
  */
 @SuppressWarnings("unused")

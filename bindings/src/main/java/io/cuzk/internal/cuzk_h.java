@@ -24,7 +24,7 @@ public final class cuzk_h {
     private cuzk_h() {}
 
     /** The ABI version these bindings were written for ({@code CUZK_ABI_VERSION}). */
-    public static final int CUZK_ABI_VERSION = 1;
+    public static final int CUZK_ABI_VERSION = 2;
 
     public static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
     public static final ValueLayout.OfLong C_LONG_LONG = ValueLayout.JAVA_LONG;
@@ -413,13 +413,12 @@ public final class cuzk_h {
     }
 
     private static final class cuzk_groth16_abc {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER,
-                C_POINTER);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_groth16_abc");
         static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
     }
 
-    /** {@snippet lang=c : cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config *config, const void *coeffs, const void *witness, void *a, void *b, void *c) } */
+    /** {@snippet lang=c : cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config *config, void *a, void *b, void *c) } */
     public static FunctionDescriptor cuzk_groth16_abc$descriptor() {
         return cuzk_groth16_abc.DESC;
     }
@@ -432,23 +431,22 @@ public final class cuzk_h {
         return cuzk_groth16_abc.ADDR;
     }
 
-    public static int cuzk_groth16_abc(MemorySegment config, MemorySegment coeffs, MemorySegment witness, MemorySegment a,
-            MemorySegment b, MemorySegment c) {
+    public static int cuzk_groth16_abc(MemorySegment config, MemorySegment a, MemorySegment b, MemorySegment c) {
         var mh$ = cuzk_groth16_abc.HANDLE;
         try {
-            return (int) mh$.invokeExact(config, coeffs, witness, a, b, c);
+            return (int) mh$.invokeExact(config, a, b, c);
         } catch (Throwable ex$) {
             throw unexpected(ex$);
         }
     }
 
     private static final class cuzk_groth16_h {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_POINTER);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_groth16_h");
         static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
     }
 
-    /** {@snippet lang=c : cuzk_status_t cuzk_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void *a, void *b, void *c) } */
+    /** {@snippet lang=c : cuzk_status_t cuzk_groth16_h(const cuzk_h_config *config, void *a, void *b, void *c) } */
     public static FunctionDescriptor cuzk_groth16_h$descriptor() {
         return cuzk_groth16_h.DESC;
     }
@@ -461,66 +459,10 @@ public final class cuzk_h {
         return cuzk_groth16_h.ADDR;
     }
 
-    public static int cuzk_groth16_h(int curve, int log_n, int threads, MemorySegment a, MemorySegment b, MemorySegment c) {
+    public static int cuzk_groth16_h(MemorySegment config, MemorySegment a, MemorySegment b, MemorySegment c) {
         var mh$ = cuzk_groth16_h.HANDLE;
         try {
-            return (int) mh$.invokeExact(curve, log_n, threads, a, b, c);
-        } catch (Throwable ex$) {
-            throw unexpected(ex$);
-        }
-    }
-
-    private static final class cuzk_points_check {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER);
-        static final MemorySegment ADDR = findOrThrow("cuzk_points_check");
-        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
-    }
-
-    /** {@snippet lang=c : cuzk_status_t cuzk_points_check(const cuzk_codec_config *config, const void *points, cuzk_check_result *result) } */
-    public static FunctionDescriptor cuzk_points_check$descriptor() {
-        return cuzk_points_check.DESC;
-    }
-
-    public static MethodHandle cuzk_points_check$handle() {
-        return cuzk_points_check.HANDLE;
-    }
-
-    public static MemorySegment cuzk_points_check$address() {
-        return cuzk_points_check.ADDR;
-    }
-
-    public static int cuzk_points_check(MemorySegment config, MemorySegment points, MemorySegment result) {
-        var mh$ = cuzk_points_check.HANDLE;
-        try {
-            return (int) mh$.invokeExact(config, points, result);
-        } catch (Throwable ex$) {
-            throw unexpected(ex$);
-        }
-    }
-
-    private static final class cuzk_scalars_check {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER);
-        static final MemorySegment ADDR = findOrThrow("cuzk_scalars_check");
-        static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
-    }
-
-    /** {@snippet lang=c : cuzk_status_t cuzk_scalars_check(const cuzk_codec_config *config, const void *scalars, cuzk_check_result *result) } */
-    public static FunctionDescriptor cuzk_scalars_check$descriptor() {
-        return cuzk_scalars_check.DESC;
-    }
-
-    public static MethodHandle cuzk_scalars_check$handle() {
-        return cuzk_scalars_check.HANDLE;
-    }
-
-    public static MemorySegment cuzk_scalars_check$address() {
-        return cuzk_scalars_check.ADDR;
-    }
-
-    public static int cuzk_scalars_check(MemorySegment config, MemorySegment scalars, MemorySegment result) {
-        var mh$ = cuzk_scalars_check.HANDLE;
-        try {
-            return (int) mh$.invokeExact(config, scalars, result);
+            return (int) mh$.invokeExact(config, a, b, c);
         } catch (Throwable ex$) {
             throw unexpected(ex$);
         }
@@ -583,12 +525,12 @@ public final class cuzk_h {
     }
 
     private static final class cuzk_scalars_decode {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_scalars_decode");
         static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
     }
 
-    /** {@snippet lang=c : cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config *config, const void *src, void *dst) } */
+    /** {@snippet lang=c : cuzk_status_t cuzk_scalars_decode(const cuzk_codec_config *config, const void *src, void *dst, cuzk_check_result *result) } */
     public static FunctionDescriptor cuzk_scalars_decode$descriptor() {
         return cuzk_scalars_decode.DESC;
     }
@@ -601,10 +543,10 @@ public final class cuzk_h {
         return cuzk_scalars_decode.ADDR;
     }
 
-    public static int cuzk_scalars_decode(MemorySegment config, MemorySegment src, MemorySegment dst) {
+    public static int cuzk_scalars_decode(MemorySegment config, MemorySegment src, MemorySegment dst, MemorySegment result) {
         var mh$ = cuzk_scalars_decode.HANDLE;
         try {
-            return (int) mh$.invokeExact(config, src, dst);
+            return (int) mh$.invokeExact(config, src, dst, result);
         } catch (Throwable ex$) {
             throw unexpected(ex$);
         }

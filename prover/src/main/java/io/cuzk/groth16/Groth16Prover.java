@@ -114,9 +114,11 @@ public final class Groth16Prover {
 
     /**
      * Links the native calls a CPU proof makes after reading its inputs (synthesis, H, the MSMs).
-     * The FFM linker makes a stub per call shape on first use, 6-15 ms each on the machines of
-     * docs/benchmarks.md; a one-shot command ({@code bin/cuzk prove}) calls this on a second
-     * thread while it reads the key, a long-running prover need not.
+     * The FFM linker makes a stub per call shape on first use (10-40 ms in a one-shot command on
+     * the machines of docs/benchmarks.md); these calls share the shape of the key's point checks
+     * (ABI 2), so whichever thread comes first links it once. A one-shot command
+     * ({@code bin/cuzk prove}) calls this on a second thread while it reads the key; a
+     * long-running prover need not.
      */
     public static void linkNativeCalls() {
         cuzk_h.cuzk_groth16_abc$handle();

@@ -7,9 +7,9 @@ import io.cuzk.internal.Checked;
 import io.cuzk.internal.cuzk_abc_config;
 import io.cuzk.internal.cuzk_check_result;
 import io.cuzk.internal.cuzk_codec_config;
-import io.cuzk.internal.cuzk_h_config;
 import io.cuzk.internal.cuzk_curve_info;
 import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.cuzk_h_config;
 import io.cuzk.internal.cuzk_library_info;
 import io.cuzk.internal.cuzk_msm_config;
 import io.cuzk.internal.cuzk_ntt_config;
@@ -77,6 +77,29 @@ class LayoutTest {
         }
         long cStructs = c.keySet().stream().filter(k -> !k.contains(".")).count();
         assertEquals(cStructs, all.size(), "a struct of cuzk.h has no Java layout: " + c.keySet());
+    }
+
+    /**
+     * The pointer fields are stored as 64-bit words (no AddressLayout var handle on a proof's
+     * path): what the setters write is what the layout's own accessors read back, in place.
+     */
+    @Test
+    void pointerFieldsRoundTrip() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment x = a.allocate(64, 8), y = a.allocate(64, 8), z = a.allocate(32, 8);
+            MemorySegment abc = cuzk_abc_config.allocate(a);
+            cuzk_abc_config.domain_size(abc, 7);
+            cuzk_abc_config.coeffs(abc, x);
+            cuzk_abc_config.witness(abc, y);
+            assertEquals(x.address(), cuzk_abc_config.coeffs(abc).address());
+            assertEquals(y.address(), cuzk_abc_config.witness(abc).address());
+            assertEquals(7, cuzk_abc_config.domain_size(abc), "the neighbouring field is untouched");
+            MemorySegment ntt = cuzk_ntt_config.allocate(a);
+            cuzk_ntt_config.coset_shift(ntt, z);
+            assertEquals(z.address(), cuzk_ntt_config.coset_shift(ntt).address());
+            cuzk_ntt_config.coset_shift(ntt, MemorySegment.NULL);
+            assertEquals(MemorySegment.NULL, cuzk_ntt_config.coset_shift(ntt));
+        }
     }
 
     /** The curve sizes Java assumes are those the library reports. */

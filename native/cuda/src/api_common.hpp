@@ -23,19 +23,24 @@ void require_ptr(const T* p, const char* what) {
     require(p != nullptr, std::string(what) + " is null");
 }
 
-// cuzk_groth16_h's argument checks; then fn(a, b, c) as pointers to the curve's Fr.
-template <class Fn>
-void with_h_vectors(uint32_t curve, uint32_t log_n, void* a, void* b, void* c, Fn&& fn) {
-    require_aligned(a, "a");
-    require_aligned(b, "b");
-    require_aligned(c, "c");
-    require(a != b && b != c && a != c, "a, b and c must be distinct vectors");
+// cuzk_groth16_h's argument checks; then prepare(Tag<Fr>) for CUZK_H_PREPARE, else run(a, b, c)
+// as pointers to the curve's Fr.
+template <class Prepare, class Run>
+void with_h_vectors(uint32_t curve, uint32_t log_n, uint32_t flags, void* a, void* b, void* c, Prepare&& prepare, Run&& run) {
+    const bool only_prepare = (flags & CUZK_H_PREPARE) != 0;
+    if (!only_prepare) {
+        require_aligned(a, "a");
+        require_aligned(b, "b");
+        require_aligned(c, "c");
+        require(a != b && b != c && a != c, "a, b and c must be distinct vectors");
+    }
     with_scalar_field(curve, [&](auto tag) {
         using Fr = typename decltype(tag)::type;
         require((int)log_n + 1 <= Fr::Params::TWO_ADICITY && (int)log_n <= MAX_NTT_LOG,
                 "log_n " + std::to_string(log_n) + " is above the largest supported size 2^" +
                     std::to_string(std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1)));
-        fn(static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c));
+        if (only_prepare) prepare(tag);
+        else run(static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c));
     });
 }
 

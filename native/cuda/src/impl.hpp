@@ -22,7 +22,7 @@ cuzk_status_t impl_emulate_msm(const cuzk_msm_config* config, const void* bases,
 cuzk_status_t impl_emulate_ntt(const cuzk_ntt_config* config, void* data);
 cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness, void* a, void* b,
                                void* c);
-cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a, void* b, void* c);
+cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, uint32_t flags, void* a, void* b, void* c);
 
 }  // namespace CUZK_IMPL_NS
 }  // namespace cuzk

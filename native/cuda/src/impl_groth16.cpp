@@ -143,9 +143,12 @@ cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs
     });
 }
 
-cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, void* a, void* b, void* c) {
+cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, uint32_t flags, void* a, void* b, void* c) {
     return guarded("cuzk_groth16_h", [&] {
-        with_h_vectors(curve, log_n, a, b, c, [&](auto* fa, auto* fb, auto* fc) { groth16_h_cpu(fa, fb, fc, (int)log_n, threads); });
+        with_h_vectors(
+            curve, log_n, flags, a, b, c,
+            [&](auto tag) { groth16_h_cpu_prepare<typename decltype(tag)::type>((int)log_n, threads); },
+            [&](auto* fa, auto* fb, auto* fc) { groth16_h_cpu(fa, fb, fc, (int)log_n, threads); });
     });
 }
 

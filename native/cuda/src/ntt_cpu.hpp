@@ -231,6 +231,12 @@ void groth16_h_cpu(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
     });
 }
 
+// What groth16_h_cpu keeps per domain size: the twiddles of its transforms.
+template <class Fr>
+void groth16_h_cpu_prepare(int log_n, unsigned threads) {
+    if (log_n > 0) ntt_domain<Fr>(log_n, resolve_threads(threads));
+}
+
 // a[i] *= start * step^i for all i.
 template <class Fr>
 void scale_by_powers(Fr* a, size_t n, const Fr& start, const Fr& step, unsigned threads) {

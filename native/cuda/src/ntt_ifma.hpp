@@ -231,6 +231,8 @@ public:
     // code, in place, runs there.
     static constexpr int MIN_LOG = 6, MAX_LOG = 20;
 
+    static void prepare(int log_n, unsigned threads) { tables(log_n, resolve_threads(threads)); }
+
     static void run(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
         threads = resolve_threads(threads);
         auto t = tables(log_n, threads);
@@ -260,6 +262,16 @@ void groth16_h_ifma(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
         return;
     }
     LanesH<Fr>::run(a, b, c, log_n, threads);
+}
+
+// What groth16_h_ifma keeps per domain size.
+template <class Fr>
+void groth16_h_ifma_prepare(int log_n, unsigned threads) {
+    if (log_n < LanesH<Fr>::MIN_LOG || log_n > LanesH<Fr>::MAX_LOG) {
+        groth16_h_cpu_prepare<Fr>(log_n, threads);
+        return;
+    }
+    LanesH<Fr>::prepare(log_n, threads);
 }
 
 }  // namespace lanes

@@ -193,8 +193,15 @@ typedef struct cuzk_h_config {
     uint32_t curve;       /* enum cuzk_curve */
     uint32_t log_n;       /* a, b and c hold 2^log_n elements */
     uint32_t threads;     /* 0 = all hardware threads */
-    uint32_t flags;       /* reserved, 0 */
+    uint32_t flags;       /* enum cuzk_h_flags bits, or 0 */
 } cuzk_h_config;
+
+enum cuzk_h_flags {
+    /* Only make the tables H needs for this domain size (roots of unity, twiddles, the coset's
+     * powers), which the library keeps per size for the process: a, b and c are not used and may
+     * be NULL. A prover that knows its domain early can pay for them while it reads its inputs. */
+    CUZK_H_PREPARE = 1
+};
 
 /* Where a batch check or decode failed: the lowest failing index and its status. */
 typedef struct cuzk_check_result {

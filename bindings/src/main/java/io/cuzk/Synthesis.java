@@ -49,6 +49,25 @@ public final class Synthesis {
     }
 
     /**
+     * Makes and keeps what {@link #h} needs for a domain of 2^logN elements (roots of unity,
+     * twiddles, the coset's powers), so that the first H of that size does not pay for it: a
+     * prover that learns its domain size before it has read its inputs calls this meanwhile.
+     */
+    public static void prepareH(Curve curve, int logN, int threads) {
+        Validate.notNull(curve, "curve");
+        Validate.isTrue(logN >= 0 && logN < curve.twoAdicity(), "no domain of 2^%d elements in %s's Fr", logN, curve.cliName());
+        Validate.isTrue(threads >= 0, "threads must be >= 0 (0 = all), not %d", threads);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_h_config.allocate(arena);
+            cuzk_h_config.curve(cfg, curve.id());
+            cuzk_h_config.log_n(cfg, logN);
+            cuzk_h_config.threads(cfg, threads);
+            cuzk_h_config.flags(cfg, cuzk_h.CUZK_H_PREPARE());
+            Checked.check(cuzk_h.cuzk_groth16_h(cfg, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL), "cuzk_groth16_h");
+        }
+    }
+
+    /**
      * Groth16's H in one native call, as snarkjs computes it: the inverse NTT of a, b and c
      * (Montgomery form, evaluations on the domain of their size, a power of two), the NTT on the
      * coset by the root of unity of twice that order, then h = a·b − c, left in a; b and c are

@@ -53,7 +53,7 @@ class ErrorsTest {
         }
     }
 
-    /** The Groth16 steps take config structs (ABI 2): a missing one or a reserved field set is refused. */
+    /** The Groth16 steps take config structs (ABI 2): a missing one or unknown flags are refused. */
     @Test
     void groth16ConfigsAreChecked() {
         try (Arena a = Arena.ofConfined()) {
@@ -66,9 +66,17 @@ class ErrorsTest {
             MemorySegment h = cuzk_h_config.allocate(a);
             cuzk_h_config.curve(h, Curve.BN254.id());
             cuzk_h_config.log_n(h, 3);
-            cuzk_h_config.flags(h, 1);
+            cuzk_h_config.flags(h, 2);
             e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_h(h, v, w, x), "cuzk_groth16_h"));
-            assertTrue(e.nativeMessage().contains("flags must be 0"), e.nativeMessage());
+            assertTrue(e.nativeMessage().contains("unknown flags 2"), e.nativeMessage());
+            // preparing takes no vectors; it checks the domain like a real call
+            cuzk_h_config.flags(h, cuzk_h.CUZK_H_PREPARE());
+            Checked.check(cuzk_h.cuzk_groth16_h(h, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL), "cuzk_groth16_h");
+            cuzk_h_config.log_n(h, 40);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_h(h, MemorySegment.NULL, MemorySegment.NULL,
+                    MemorySegment.NULL), "cuzk_groth16_h"));
+            assertTrue(e.nativeMessage().contains("log_n 40"), e.nativeMessage());
+            cuzk_h_config.log_n(h, 3);
             cuzk_h_config.flags(h, 0);
             Checked.check(cuzk_h.cuzk_groth16_h(h, v, w, x), "cuzk_groth16_h");
             cuzk_h_config.log_n(h, 40);

@@ -26,6 +26,13 @@ public final class cuzk_h {
     /** The ABI version these bindings were written for ({@code CUZK_ABI_VERSION}). */
     public static final int CUZK_ABI_VERSION = 2;
 
+    private static final int CUZK_H_PREPARE = 1;
+
+    /** {@snippet lang=c : enum cuzk_h_flags.CUZK_H_PREPARE = 1 } */
+    public static int CUZK_H_PREPARE() {
+        return CUZK_H_PREPARE;
+    }
+
     public static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
     public static final ValueLayout.OfLong C_LONG_LONG = ValueLayout.JAVA_LONG;
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS

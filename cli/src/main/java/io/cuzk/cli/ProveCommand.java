@@ -2,7 +2,6 @@ package io.cuzk.cli;
 
 import io.cuzk.Backend;
 import io.cuzk.BackendChoice;
-import io.cuzk.CpuBackend;
 import io.cuzk.groth16.Blinding;
 import io.cuzk.groth16.Groth16Prover;
 import io.cuzk.groth16.Proof;
@@ -35,15 +34,13 @@ final class ProveCommand {
         Path publicJson = Path.of(opts.positional().get(3));
         boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
         Backend backend = backend(opts, quiet ? null : out);
-        // First uses that do not need the key run on a second thread while this one reads the key
-        // and the witness: SecureRandom's providers (about 10 ms) and the linking of the proof's
-        // native calls (Groth16Prover.linkNativeCalls).
+        // First uses that need at most the key's headers run on a second thread while this one reads
+        // and checks the key and the witness: the linking of the proof's native calls, the tables H
+        // keeps for the key's domain size (Groth16Prover.prepare) and SecureRandom's providers
+        // (about 10 ms).
         FutureTask<Blinding> blinding = new FutureTask<>(() -> {
-            Blinding b = Blinding.secure();
-            if (backend instanceof CpuBackend) {
-                Groth16Prover.linkNativeCalls();
-            }
-            return b;
+            prepare(zkey, backend);
+            return Blinding.secure();
         });
         Thread.ofPlatform().daemon().name("cuzk-prepare").start(blinding);
         long t0 = System.nanoTime();
@@ -85,6 +82,14 @@ final class ProveCommand {
             }
             default -> throw new UsageException("unknown backend '" + name + "': expected cpu, cuda or auto");
         };
+    }
+
+    private static void prepare(Path zkey, Backend backend) {
+        try {
+            Groth16Prover.prepare(ProvingKey.shape(zkey), backend);
+        } catch (IOException | RuntimeException e) {
+            // only an optimisation: the main thread reads the key and reports what is wrong with it
+        }
     }
 
     private static Blinding join(FutureTask<Blinding> task) {

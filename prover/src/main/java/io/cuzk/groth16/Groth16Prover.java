@@ -126,6 +126,21 @@ public final class Groth16Prover {
         cuzk_h.cuzk_msm$handle();
     }
 
+    /**
+     * What a proof of this shape can have made before its key and witness are read: its native
+     * calls linked and, on the CPU, the tables H keeps per domain size ({@link Synthesis#prepareH};
+     * about 12 ms at 2^14 the first time). A one-shot command runs this on a second thread while
+     * it reads the key; a resident prover gets the same from its first proof.
+     */
+    public static void prepare(ProvingKey.Shape shape, Backend backend) {
+        Validate.notNull(shape, "shape");
+        Validate.notNull(backend, "backend");
+        if (backend instanceof CpuBackend cpu) {
+            linkNativeCalls();
+            Synthesis.prepareH(shape.curve(), Integer.numberOfTrailingZeros(shape.domainSize()), cpu.hostThreads());
+        }
+    }
+
     /** The blinding this prover draws r and s from. */
     public Blinding blinding() {
         return blinding;

@@ -58,9 +58,16 @@ public final class ProvingKey implements AutoCloseable {
     private final PointVector ic, a, b1, b2, c, h;
     private final MemorySegment coefficients;
 
-    private ProvingKey(String name, Arena arena, BinFile f) {
-        this.name = name;
-        this.arena = arena;
+    /**
+     * The curve and the sizes of a key, from its two header sections: what a prover can prepare
+     * for (see {@link Groth16Prover#prepare}) before it has read and checked the whole key.
+     */
+    public record Shape(Curve curve, int nVars, int nPublic, int domainSize) {}
+
+    /** The header sections parsed and checked; pointsAt is where the header points start in g. */
+    private record Headers(Shape shape, MemorySegment g, String gl, long pointsAt) {}
+
+    private static Headers headers(String name, BinFile f) {
         MemorySegment header = f.section(HEADER);
         if (header.byteSize() < 4) {
             throw new FormatException(name, f.label(HEADER), "truncated: no protocol id");
@@ -78,21 +85,21 @@ public final class ProvingKey implements AutoCloseable {
         MemorySegment g = f.section(GROTH16_HEADER);
         String gl = f.label(GROTH16_HEADER);
         long pos = 0;
-        int n8q = u32(g, pos, gl);
+        int n8q = u32(name, g, pos, gl);
         pos += 4;
-        BigInteger q = leInt(g, pos, n8q, gl);
+        BigInteger q = leInt(name, g, pos, n8q, gl);
         pos += n8q;
-        this.curve = curveOf(q, n8q, gl);
-        int n8r = u32(g, pos, gl);
+        Curve curve = curveOf(name, q, n8q, gl);
+        int n8r = u32(name, g, pos, gl);
         pos += 4;
-        BigInteger r = leInt(g, pos, n8r, gl);
+        BigInteger r = leInt(name, g, pos, n8r, gl);
         pos += n8r;
         if (n8r != 32 || !r.equals(curve.r())) {
             throw new FormatException(name, gl, "the scalar field (" + n8r + " bytes, r = " + r + ") is not " + curve.cliName() + "'s");
         }
-        this.nVars = u32(g, pos, gl);
-        this.nPublic = u32(g, pos + 4, gl);
-        this.domainSize = u32(g, pos + 8, gl);
+        int nVars = u32(name, g, pos, gl);
+        int nPublic = u32(name, g, pos + 4, gl);
+        int domainSize = u32(name, g, pos + 8, gl);
         pos += 12;
         if (nVars < 1 || nPublic < 0 || nPublic >= nVars) {
             throw new FormatException(name, gl, "inconsistent sizes: " + nVars + " variables, " + nPublic + " public");
@@ -101,13 +108,27 @@ public final class ProvingKey implements AutoCloseable {
             throw new FormatException(name, gl, "domain size " + Integer.toUnsignedString(domainSize) + " is not a power of two below 2^"
                     + curve.twoAdicity());
         }
-        int g1 = curve.pointBytes(Group.G1);
-        int g2 = curve.pointBytes(Group.G2);
-        long expected = pos + 3L * g1 + 3L * g2;
+        long expected = pos + 3L * curve.pointBytes(Group.G1) + 3L * curve.pointBytes(Group.G2);
         if (g.byteSize() != expected) {
             throw new FormatException(name, gl, (g.byteSize() < expected ? "truncated" : "too long") + ": " + g.byteSize()
                     + " bytes where " + expected + " are expected");
         }
+        return new Headers(new Shape(curve, nVars, nPublic, domainSize), g, gl, pos);
+    }
+
+    private ProvingKey(String name, Arena arena, BinFile f) {
+        this.name = name;
+        this.arena = arena;
+        Headers hs = headers(name, f);
+        this.curve = hs.shape().curve();
+        this.nVars = hs.shape().nVars();
+        this.nPublic = hs.shape().nPublic();
+        this.domainSize = hs.shape().domainSize();
+        MemorySegment g = hs.g();
+        String gl = hs.gl();
+        long pos = hs.pointsAt();
+        int g1 = curve.pointBytes(Group.G1);
+        int g2 = curve.pointBytes(Group.G2);
         this.alpha1 = point(g, pos, Group.G1, gl, "alpha1");
         pos += g1;
         this.beta1 = point(g, pos, Group.G1, gl, "beta1");
@@ -137,6 +158,18 @@ public final class ProvingKey implements AutoCloseable {
         this.b2 = points(f, B2, Group.G2, nVars);
         this.c = points(f, C, Group.G1, (long) nVars - nPublic - 1);
         this.h = points(f, H, Group.G1, domainSize);
+    }
+
+    /**
+     * Reads only the headers of a .zkey file (memory-mapped, then released): its curve and sizes,
+     * with the same checks and messages as {@link #read}.
+     */
+    public static Shape shape(Path zkey) throws IOException {
+        Validate.notNull(zkey, "zkey");
+        try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(zkey, StandardOpenOption.READ)) {
+            MemorySegment data = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+            return headers(zkey.toString(), BinFile.parse(zkey.toString(), data, "zkey", new int[] {1}, SECTION_NAMES)).shape();
+        }
     }
 
     /** Reads (memory-maps) a .zkey file. */
@@ -171,7 +204,7 @@ public final class ProvingKey implements AutoCloseable {
         return new ProvingKey(name, arena, f);
     }
 
-    private Curve curveOf(BigInteger q, int n8q, String section) {
+    private static Curve curveOf(String name, BigInteger q, int n8q, String section) {
         for (Curve cv : Curve.values()) {
             if (cv.p().equals(q) && cv.fpBytes() == n8q) {
                 return cv;
@@ -181,14 +214,14 @@ public final class ProvingKey implements AutoCloseable {
                 + " bytes) is neither BN254's nor BLS12-381's");
     }
 
-    private int u32(MemorySegment s, long pos, String section) {
+    private static int u32(String name, MemorySegment s, long pos, String section) {
         if (pos + 4 > s.byteSize()) {
             throw new FormatException(name, section, "truncated at byte " + pos);
         }
         return s.get(BinFile.U32, pos);
     }
 
-    private BigInteger leInt(MemorySegment s, long pos, int n, String section) {
+    private static BigInteger leInt(String name, MemorySegment s, long pos, int n, String section) {
         if (n <= 0 || n > 64 || pos + n > s.byteSize()) {
             throw new FormatException(name, section, "truncated or malformed field size " + n + " at byte " + pos);
         }

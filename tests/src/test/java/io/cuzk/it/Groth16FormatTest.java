@@ -120,6 +120,30 @@ class Groth16FormatTest {
         contains(badKey("vars.zkey", vars), "section 5 (A points): truncated");
     }
 
+    /**
+     * ProvingKey.shape reads the two header sections alone (what a prover prepares for while the
+     * whole key is read): the whole key's figures, the same header errors, and no point checks.
+     */
+    @Test
+    void shapeReadsTheHeadersAlone() throws IOException {
+        for (Curve c : Curve.values()) {
+            Path key = set(c, "multi_main").resolve("circuit.zkey");
+            try (ProvingKey k = ProvingKey.read(key)) {
+                assertEquals(new ProvingKey.Shape(k.curve(), k.nVars(), k.nPublic(), k.domainSize()), ProvingKey.shape(key));
+            }
+        }
+        byte[] q = zkey();
+        q[(int) sections(q).get(2)[1] + 4] ^= 0x10; // the low byte of q
+        Path wrongCurve = write("curve-shape.zkey", q);
+        contains(assertThrows(FormatException.class, () -> ProvingKey.shape(wrongCurve)),
+                "section 2 (Groth16 header): unsupported curve");
+        byte[] off = zkey();
+        off[(int) sections(off).get(5)[1] + 64 + 5] ^= 0x01; // x of A[1]
+        Path offCurve = write("offcurve-shape.zkey", off);
+        assertEquals(Curve.BN254, ProvingKey.shape(offCurve).curve());
+        contains(badKey("offcurve-read.zkey", off), "section 5 (A points): point 1: the point is not on the curve");
+    }
+
     @Test
     void unsupportedCurveAndProtocols() throws IOException {
         byte[] q = zkey();

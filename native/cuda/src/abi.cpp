@@ -235,21 +235,28 @@ CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, cons
     return CUZK_DISPATCH(impl_scalars_encode, config, src, dst);
 }
 
-CUZK_API cuzk_status_t cuzk_host_alloc(uint64_t bytes, void** out) {
+CUZK_API cuzk_status_t cuzk_host_alloc(const cuzk_host_config* config, void** out, const void* copy_from,
+                                       void* reserved) {
     return guarded("cuzk_host_alloc", [&] {
         require(out != nullptr, "out is null");
         *out = nullptr;
+        require(config != nullptr, "config is null");
+        require(config->flags == 0 && config->reserved == 0 && reserved == nullptr, "the reserved fields and arguments must be 0");
+        const uint64_t bytes = config->bytes;
         require(bytes > 0 && bytes <= (uint64_t(1) << 48), "cannot allocate " + std::to_string(bytes) + " bytes");
-        void* p = cuzk::host_alloc((size_t)bytes);
+        void* p = cuzk::host_alloc((size_t)bytes, copy_from == nullptr);
         if (!p) cuzk::fail(CUZK_ERR_OUT_OF_MEMORY, "no " + std::to_string(bytes) + " bytes of host memory to be had");
+        if (copy_from) std::memcpy(p, copy_from, (size_t)bytes);
         *out = p;
     });
 }
 
-CUZK_API cuzk_status_t cuzk_host_free(uint64_t bytes, void* p) {
+CUZK_API cuzk_status_t cuzk_host_free(const cuzk_host_config* config, void* p, void* reserved0, void* reserved1) {
     return guarded("cuzk_host_free", [&] {
-        require(p == nullptr || bytes > 0, "a buffer of 0 bytes was never allocated");
-        cuzk::host_free(p, (size_t)bytes);
+        require(config != nullptr, "config is null");
+        require(reserved0 == nullptr && reserved1 == nullptr, "the reserved arguments must be NULL");
+        require(p == nullptr || config->bytes > 0, "a buffer of 0 bytes was never allocated");
+        cuzk::host_free(p, (size_t)config->bytes);
     });
 }
 

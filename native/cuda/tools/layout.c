@@ -74,6 +74,11 @@ int main(void) {
     FIELD(cuzk_h_config, threads);
     FIELD(cuzk_h_config, flags);
 
+    SIZE(cuzk_host_config);
+    FIELD(cuzk_host_config, bytes);
+    FIELD(cuzk_host_config, flags);
+    FIELD(cuzk_host_config, reserved);
+
     SIZE(cuzk_check_result);
     FIELD(cuzk_check_result, index);
     FIELD(cuzk_check_result, status);

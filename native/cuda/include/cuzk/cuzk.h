@@ -20,7 +20,7 @@
  * The ABI version changes whenever a signature, a struct layout or an enum value changes.
  * Version 2: cuzk_groth16_abc and cuzk_groth16_h take config structs; cuzk_points_check is
  * cuzk_points_decode with a NULL dst; cuzk_scalars_decode checks and reports like it;
- * cuzk_abi_version_value.
+ * cuzk_host_alloc and cuzk_host_free take cuzk_host_config (and may copy); cuzk_abi_version_value.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -203,6 +203,13 @@ enum cuzk_h_flags {
     CUZK_H_PREPARE = 1
 };
 
+/* Arguments of cuzk_host_alloc and cuzk_host_free. */
+typedef struct cuzk_host_config {
+    uint64_t bytes;       /* the buffer's size; cuzk_host_free takes the size it was allocated with */
+    uint32_t flags;       /* reserved, 0 */
+    uint32_t reserved;    /* 0 */
+} cuzk_host_config;
+
 /* Where a batch check or decode failed: the lowest failing index and its status. */
 typedef struct cuzk_check_result {
     uint64_t index;
@@ -290,13 +297,16 @@ CUZK_API cuzk_status_t cuzk_scalars_encode(const cuzk_codec_config* config, cons
                                            void* dst);
 
 /* ---- host memory --------------------------------------------------------------------------
- * bytes of zero-filled host memory, 64-byte aligned, for large buffers the caller fills once and
- * hands to the kernels (copies of key sections, a, b and c): from 1 MiB on it is mapped in 2 MiB
- * transparent huge pages where the kernel allows (madvise), so that touching it costs one page
- * fault per 2 MiB instead of 512. Free it with cuzk_host_free and the same byte count (the
- * arguments come in the same order in both, so that bindings share one call shape). */
-CUZK_API cuzk_status_t cuzk_host_alloc(uint64_t bytes, void** out);
-CUZK_API cuzk_status_t cuzk_host_free(uint64_t bytes, void* p);
+ * config->bytes of host memory, 64-byte aligned, for large buffers handed to the kernels (copies
+ * of key sections, a, b and c): from 1 MiB on it is mapped in 2 MiB transparent huge pages where
+ * the kernel allows (madvise), so that touching it costs one page fault per 2 MiB instead of 512.
+ * It is zero-filled, or, with copy_from not NULL, filled with config->bytes bytes copied from
+ * copy_from (any alignment): an aligned copy of a file's section in one pass. Free it with
+ * cuzk_host_free and the same config->bytes. Both take the proof's shared call shape (a config
+ * and three pointers); the arguments named reserved must be NULL. */
+CUZK_API cuzk_status_t cuzk_host_alloc(const cuzk_host_config* config, void** out, const void* copy_from,
+                                       void* reserved);
+CUZK_API cuzk_status_t cuzk_host_free(const cuzk_host_config* config, void* p, void* reserved0, void* reserved1);
 
 /* ---- CUDA: libcuzk_cuda -------------------------------------------------------------------
  * These functions live in a second library, libcuzk_cuda, built where nvcc is present and loaded

@@ -2,6 +2,7 @@ package io.cuzk;
 
 import io.cuzk.internal.Checked;
 import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.cuzk_host_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,16 +33,48 @@ public final class HostMemory {
         if (bytes < NATIVE_MIN) {
             return arena.allocate(bytes, 64);
         }
+        return nativeAllocation(arena, bytes, MemorySegment.NULL);
+    }
+
+    /**
+     * A copy of src in memory like {@link #allocate}'s (src may have any alignment, such as a
+     * section of a memory-mapped file), filled in one pass, freed with arena.
+     */
+    public static MemorySegment copyOf(Arena arena, MemorySegment src) {
+        Validate.notNull(arena, "arena");
+        Validate.notNull(src, "src");
+        long bytes = src.byteSize();
+        if (bytes < NATIVE_MIN || !src.isNative()) {
+            MemorySegment copy = allocate(arena, bytes);
+            MemorySegment.copy(src, 0, copy, 0, bytes);
+            return copy;
+        }
+        // src must stay alive during the call: a closed or foreign-thread segment fails here
+        src.asSlice(0, 0).toArray(ValueLayout.JAVA_BYTE);
+        return nativeAllocation(arena, bytes, src);
+    }
+
+    private static MemorySegment nativeAllocation(Arena arena, long bytes, MemorySegment copyFrom) {
         // The pointer comes back through 8 bytes of the caller's arena, read as a long: a scratch
         // arena and an address-typed read would cost a command's first call some 15 ms more.
-        MemorySegment out = arena.allocate(ValueLayout.JAVA_LONG);
-        Checked.check(cuzk_h.cuzk_host_alloc(bytes, out), "cuzk_host_alloc");
+        MemorySegment cfg = arena.allocate(cuzk_host_config.layout().byteSize() + 8, 8);
+        cuzk_host_config.bytes(cfg, bytes);
+        MemorySegment out = cfg.asSlice(cuzk_host_config.layout().byteSize(), 8);
+        Checked.check(cuzk_h.cuzk_host_alloc(cfg, out, copyFrom, MemorySegment.NULL), "cuzk_host_alloc");
         MemorySegment raw = MemorySegment.ofAddress(out.get(ValueLayout.JAVA_LONG, 0));
         try {
-            return raw.reinterpret(bytes, arena, s -> cuzk_h.cuzk_host_free(bytes, s));
+            return raw.reinterpret(bytes, arena, s -> free(bytes, s));
         } catch (RuntimeException | Error e) { // a closed arena, or one of another thread
-            cuzk_h.cuzk_host_free(bytes, raw);
+            free(bytes, raw);
             throw e;
+        }
+    }
+
+    private static void free(long bytes, MemorySegment p) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_host_config.allocate(a);
+            cuzk_host_config.bytes(cfg, bytes);
+            cuzk_h.cuzk_host_free(cfg, p, MemorySegment.NULL, MemorySegment.NULL);
         }
     }
 }

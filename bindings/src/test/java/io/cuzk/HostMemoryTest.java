@@ -1,5 +1,6 @@
 package io.cuzk;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cuzk.internal.Checked;
 import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.cuzk_host_config;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,6 +40,40 @@ class HostMemoryTest {
         }
         MemorySegment closed = s;
         assertThrows(IllegalStateException.class, () -> closed.get(ValueLayout.JAVA_BYTE, 0));
+    }
+
+    /** copyOf: an aligned copy of any source in one native pass (a section of a mapped file). */
+    @Test
+    void copiesAreAlignedAndExact() {
+        java.util.Random rnd = new java.util.Random(7);
+        try (Arena src = Arena.ofConfined()) {
+            for (long bytes : new long[] {0, 100, HostMemory.NATIVE_MIN + 3, 2 * HostMemory.HUGE_MIN + 12}) {
+                MemorySegment from = src.allocate(bytes + 5, 8).asSlice(5); // unaligned, like a file's section
+                byte[] data = new byte[(int) bytes];
+                rnd.nextBytes(data);
+                MemorySegment.copy(data, 0, from, ValueLayout.JAVA_BYTE, 0, data.length);
+                try (Arena arena = Arena.ofConfined()) {
+                    // a freed mapping full of other bytes may be reused: the copy must cover it
+                    HostMemory.allocate(arena, bytes).fill((byte) 0x5a);
+                }
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment c = HostMemory.copyOf(arena, from);
+                    assertEquals(bytes, c.byteSize());
+                    assertEquals(0, c.address() % 64, bytes + " bytes");
+                    assertArrayEquals(data, c.toArray(ValueLayout.JAVA_BYTE), bytes + " bytes");
+                    MemorySegment h = HostMemory.copyOf(arena, MemorySegment.ofArray(data)); // a heap source
+                    assertArrayEquals(data, h.toArray(ValueLayout.JAVA_BYTE));
+                }
+            }
+        }
+        MemorySegment gone;
+        try (Arena a = Arena.ofConfined()) {
+            gone = a.allocate(HostMemory.HUGE_MIN);
+        }
+        MemorySegment closed = gone;
+        try (Arena arena = Arena.ofConfined()) {
+            assertThrows(IllegalStateException.class, () -> HostMemory.copyOf(arena, closed));
+        }
     }
 
     @Test
@@ -88,15 +124,29 @@ class HostMemoryTest {
     void theNativeCallsRefuseBadArguments() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ValueLayout.ADDRESS);
-            CuzkException e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(0, out), "cuzk_host_alloc"));
+            MemorySegment cfg = cuzk_host_config.allocate(a);
+            MemorySegment none = MemorySegment.NULL;
+            CuzkException e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(cfg, out, none, none), "cuzk_host_alloc"));
             assertEquals(Status.INVALID_ARGUMENT, e.status());
             assertTrue(e.nativeMessage().contains("0 bytes"), e.nativeMessage());
-            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(1L << 60, out), "cuzk_host_alloc"));
+            cuzk_host_config.bytes(cfg, 1L << 60);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(cfg, out, none, none), "cuzk_host_alloc"));
             assertEquals(Status.INVALID_ARGUMENT, e.status());
-            e = assertThrows(CuzkException.class,
-                    () -> Checked.check(cuzk_h.cuzk_host_alloc(1 << 20, MemorySegment.NULL), "cuzk_host_alloc"));
+            cuzk_host_config.bytes(cfg, 1 << 20);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(cfg, none, none, none), "cuzk_host_alloc"));
             assertTrue(e.nativeMessage().contains("out is null"), e.nativeMessage());
-            Checked.check(cuzk_h.cuzk_host_free(0, MemorySegment.NULL), "cuzk_host_free"); // freeing nothing is allowed
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(none, out, none, none), "cuzk_host_alloc"));
+            assertTrue(e.nativeMessage().contains("config is null"), e.nativeMessage());
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(cfg, out, none, out), "cuzk_host_alloc"));
+            assertTrue(e.nativeMessage().contains("reserved"), e.nativeMessage());
+            cuzk_host_config.flags(cfg, 1);
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_alloc(cfg, out, none, none), "cuzk_host_alloc"));
+            assertTrue(e.nativeMessage().contains("reserved"), e.nativeMessage());
+            cuzk_host_config.flags(cfg, 0);
+            cuzk_host_config.bytes(cfg, 0);
+            Checked.check(cuzk_h.cuzk_host_free(cfg, none, none, none), "cuzk_host_free"); // freeing nothing is allowed
+            e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_host_free(cfg, none, out, none), "cuzk_host_free"));
+            assertTrue(e.nativeMessage().contains("reserved"), e.nativeMessage());
         }
     }
 

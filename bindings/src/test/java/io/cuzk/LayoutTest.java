@@ -10,6 +10,7 @@ import io.cuzk.internal.cuzk_codec_config;
 import io.cuzk.internal.cuzk_curve_info;
 import io.cuzk.internal.cuzk_h;
 import io.cuzk.internal.cuzk_h_config;
+import io.cuzk.internal.cuzk_host_config;
 import io.cuzk.internal.cuzk_library_info;
 import io.cuzk.internal.cuzk_msm_config;
 import io.cuzk.internal.cuzk_ntt_config;
@@ -71,7 +72,7 @@ class LayoutTest {
     void everyStructMatchesTheHeader() {
         List<GroupLayout> all = List.of(cuzk_library_info.layout(), cuzk_curve_info.layout(), cuzk_msm_config.layout(),
                 cuzk_ntt_config.layout(), cuzk_codec_config.layout(), cuzk_abc_config.layout(), cuzk_h_config.layout(),
-                cuzk_check_result.layout());
+                cuzk_host_config.layout(), cuzk_check_result.layout());
         for (GroupLayout l : all) {
             compare(l);
         }

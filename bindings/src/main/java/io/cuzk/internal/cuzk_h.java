@@ -588,12 +588,12 @@ public final class cuzk_h {
     }
 
     private static final class cuzk_host_alloc {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_LONG_LONG, C_POINTER);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_host_alloc");
         static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
     }
 
-    /** {@snippet lang=c : cuzk_status_t cuzk_host_alloc(uint64_t bytes, void **out) } */
+    /** {@snippet lang=c : cuzk_status_t cuzk_host_alloc(const cuzk_host_config *config, void **out, const void *copy_from, void *reserved) } */
     public static FunctionDescriptor cuzk_host_alloc$descriptor() {
         return cuzk_host_alloc.DESC;
     }
@@ -606,10 +606,10 @@ public final class cuzk_h {
         return cuzk_host_alloc.ADDR;
     }
 
-    public static int cuzk_host_alloc(long bytes, MemorySegment out) {
+    public static int cuzk_host_alloc(MemorySegment config, MemorySegment out, MemorySegment copy_from, MemorySegment reserved) {
         var mh$ = cuzk_host_alloc.HANDLE;
         try {
-            return (int) mh$.invokeExact(bytes, out);
+            return (int) mh$.invokeExact(config, out, copy_from, reserved);
         } catch (Throwable ex$) {
             throw unexpected(ex$);
         }
@@ -617,12 +617,12 @@ public final class cuzk_h {
 
     private static final class cuzk_host_free {
         // the same shape as cuzk_host_alloc: the linker makes one stub for both
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_LONG_LONG, C_POINTER);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("cuzk_host_free");
         static final MethodHandle HANDLE = LINKER.downcallHandle(ADDR, DESC);
     }
 
-    /** {@snippet lang=c : cuzk_status_t cuzk_host_free(uint64_t bytes, void *p) } */
+    /** {@snippet lang=c : cuzk_status_t cuzk_host_free(const cuzk_host_config *config, void *p, void *reserved0, void *reserved1) } */
     public static FunctionDescriptor cuzk_host_free$descriptor() {
         return cuzk_host_free.DESC;
     }
@@ -635,10 +635,10 @@ public final class cuzk_h {
         return cuzk_host_free.ADDR;
     }
 
-    public static int cuzk_host_free(long bytes, MemorySegment p) {
+    public static int cuzk_host_free(MemorySegment config, MemorySegment p, MemorySegment reserved0, MemorySegment reserved1) {
         var mh$ = cuzk_host_free.HANDLE;
         try {
-            return (int) mh$.invokeExact(bytes, p);
+            return (int) mh$.invokeExact(config, p, reserved0, reserved1);
         } catch (Throwable ex$) {
             throw unexpected(ex$);
         }

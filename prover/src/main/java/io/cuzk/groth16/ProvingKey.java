@@ -248,9 +248,7 @@ public final class ProvingKey implements AutoCloseable {
     private PointVector points(BinFile f, int id, Group group, long count) {
         MemorySegment s = f.section(id, count * curve.pointBytes(group));
         if (s.address() % 8 != 0) {
-            MemorySegment copy = HostMemory.allocate(arena, s.byteSize());
-            MemorySegment.copy(s, 0, copy, 0, s.byteSize());
-            s = copy;
+            s = HostMemory.copyOf(arena, s);
         }
         PointVector v = PointVector.wrap(curve, group, s);
         try {

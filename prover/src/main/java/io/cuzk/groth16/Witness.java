@@ -63,9 +63,7 @@ public final class Witness implements AutoCloseable {
         }
         MemorySegment v = f.section(2, count * 32);
         if (v.address() % 8 != 0) {
-            MemorySegment copy = HostMemory.allocate(arena, v.byteSize());
-            MemorySegment.copy(v, 0, copy, 0, v.byteSize());
-            v = copy;
+            v = HostMemory.copyOf(arena, v);
         }
         this.values = ScalarVector.wrap(curve, ScalarForm.CANONICAL, v);
         long bad = values.firstNotBelowR();

@@ -2,6 +2,7 @@ package io.cuzk.groth16;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -15,8 +16,20 @@ import java.util.Map;
  * are (views of the underlying segment, which may be a mapped file).
  */
 final class BinFile {
-    static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * The little-endian u32 at pos. Header fields are read through a small byte copy, not a
+     * segment access with a value layout: the first such access makes the JDK set up its var
+     * handles (about 10 ms of a one-shot proof command, in interpreted code), and a reader of a
+     * few header fields has no use for them.
+     */
+    static int u32(MemorySegment s, long pos) {
+        return ByteBuffer.wrap(s.asSlice(pos, 4).toArray(ValueLayout.JAVA_BYTE)).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
+    /** The little-endian u64 at pos (see {@link #u32}). */
+    static long u64(MemorySegment s, long pos) {
+        return ByteBuffer.wrap(s.asSlice(pos, 8).toArray(ValueLayout.JAVA_BYTE)).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
 
     record Section(int id, long offset, long size) {}
 
@@ -45,7 +58,7 @@ final class BinFile {
             throw new FormatException(name, null, "wrong magic: expected '" + magic + "', found '" + printable(found)
                     + "' (not a ." + magic + " file)");
         }
-        int version = data.get(U32, 4);
+        int version = u32(data, 4);
         boolean known = false;
         for (int v : versions) {
             known |= v == version;
@@ -54,7 +67,7 @@ final class BinFile {
             throw new FormatException(name, null, "unsupported version " + Integer.toUnsignedString(version) + " (supported: "
                     + Arrays.toString(versions) + ")");
         }
-        long count = Integer.toUnsignedLong(data.get(U32, 8));
+        long count = Integer.toUnsignedLong(u32(data, 8));
         Map<Integer, Section> sections = new HashMap<>();
         long pos = 12;
         for (long i = 0; i < count; i++) {
@@ -62,8 +75,8 @@ final class BinFile {
                 throw new FormatException(name, null, "truncated: the header of section " + (i + 1) + " of " + count
                         + " starts at byte " + pos + " but the file ends at " + data.byteSize());
             }
-            int id = data.get(U32, pos);
-            long size = data.get(U64, pos + 4);
+            int id = u32(data, pos);
+            long size = u64(data, pos + 4);
             long payload = pos + 12;
             String label = label(names, id);
             if (size < 0 || size > data.byteSize() - payload) {

@@ -72,7 +72,7 @@ public final class ProvingKey implements AutoCloseable {
         if (header.byteSize() < 4) {
             throw new FormatException(name, f.label(HEADER), "truncated: no protocol id");
         }
-        int protocol = header.get(BinFile.U32, 0);
+        int protocol = BinFile.u32(header, 0);
         if (protocol != 1) {
             String what = switch (protocol) {
                 case 2 -> "PLONK";
@@ -146,7 +146,7 @@ public final class ProvingKey implements AutoCloseable {
         if (coeffs.byteSize() < 4) {
             throw new FormatException(name, f.label(COEFFS), "truncated: no entry count");
         }
-        this.nCoefficients = Integer.toUnsignedLong(coeffs.get(BinFile.U32, 0));
+        this.nCoefficients = Integer.toUnsignedLong(BinFile.u32(coeffs, 0));
         long need = 4 + nCoefficients * io.cuzk.Synthesis.COEFFICIENT_BYTES;
         if (coeffs.byteSize() != need) {
             throw new FormatException(name, f.label(COEFFS), (coeffs.byteSize() < need ? "truncated" : "too long") + ": "
@@ -218,7 +218,7 @@ public final class ProvingKey implements AutoCloseable {
         if (pos + 4 > s.byteSize()) {
             throw new FormatException(name, section, "truncated at byte " + pos);
         }
-        return s.get(BinFile.U32, pos);
+        return BinFile.u32(s, pos);
     }
 
     private static BigInteger leInt(String name, MemorySegment s, long pos, int n, String section) {

@@ -38,7 +38,7 @@ public final class Witness implements AutoCloseable {
         if (h.byteSize() < 4) {
             throw new FormatException(name, hl, "truncated: no field size");
         }
-        int n8 = h.get(BinFile.U32, 0);
+        int n8 = BinFile.u32(h, 0);
         if (n8 != 32) {
             throw new FormatException(name, hl, "field elements of " + Integer.toUnsignedString(n8)
                     + " bytes: only the 32-byte scalar fields of BN254 and BLS12-381 are supported");
@@ -57,7 +57,7 @@ public final class Witness implements AutoCloseable {
             throw new FormatException(name, hl, "unsupported field: r = " + r + " is the scalar field of neither BN254 nor BLS12-381");
         }
         this.curve = found;
-        long count = Integer.toUnsignedLong(h.get(BinFile.U32, 36));
+        long count = Integer.toUnsignedLong(BinFile.u32(h, 36));
         if (count == 0) {
             throw new FormatException(name, hl, "the witness is empty");
         }

@@ -49,8 +49,7 @@ public final class HostMemory {
             MemorySegment.copy(src, 0, copy, 0, bytes);
             return copy;
         }
-        // src must stay alive during the call: a closed or foreign-thread segment fails here
-        src.asSlice(0, 0).toArray(ValueLayout.JAVA_BYTE);
+        // the downcall keeps src alive while it runs, and refuses a closed or foreign-thread one
         return nativeAllocation(arena, bytes, src);
     }
 

@@ -120,8 +120,7 @@ struct PointCodec {
     }
 };
 
-inline const char* check_reason(cuzk_status_t s, const char* what) {
-    if (s == CUZK_ERR_NOT_CANONICAL && std::string(what) == "scalar") return "the value is not below the scalar field's modulus r";
+inline const char* check_reason(cuzk_status_t s) {
     switch (s) {
         case CUZK_ERR_NOT_CANONICAL: return "a coordinate is not below the field modulus (or its padding bytes are not zero)";
         case CUZK_ERR_NOT_ON_CURVE: return "the point is not on the curve";
@@ -130,9 +129,11 @@ inline const char* check_reason(cuzk_status_t s, const char* what) {
     }
 }
 
-// Runs check(i) -> status over [0, n) in parallel and reports the lowest failing index.
-template <class Check>
-void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const char* what, Check&& check) {
+// Runs check(i) -> status over [0, n) in parallel and reports the lowest failing index; reason
+// words a failing status for the message (the points' reasons unless the caller checks other items).
+template <class Check, class Reason = const char* (*)(cuzk_status_t)>
+void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const char* what, Check&& check,
+               Reason reason = &check_reason) {
     std::atomic<uint64_t> first_bad{UINT64_MAX};
     const size_t chunk = 256;
     size_t chunks = (n + chunk - 1) / chunk;
@@ -165,7 +166,7 @@ void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const ch
         result->index = bad;
         result->status = s;
     }
-    fail(s, std::string(what) + " " + std::to_string(bad) + ": " + check_reason(s, what));
+    fail(s, std::string(what) + " " + std::to_string(bad) + ": " + reason(s));
 }
 
 CUZK_NS_END

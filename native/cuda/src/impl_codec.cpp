@@ -67,7 +67,7 @@ void convert_scalars(const cuzk_codec_config* config, const void* src, void* dst
             if (check && !Fr::is_canonical(w)) return CUZK_ERR_NOT_CANONICAL;
             if (d) std::memcpy(d + i * ds, w, 32);
             return CUZK_OK;
-        });
+        }, [](cuzk_status_t) { return "the value is not below the scalar field's modulus r"; });
     });
 }
 

@@ -137,7 +137,8 @@ public final class Codec {
         Validate.isTrue(encoding.supports(curve), "%s is not defined for %s", encoding, curve.cliName());
     }
 
-    private static MemorySegment config(Arena a, Curve curve, Group group, Encoding encoding, long count) {
+    /** A codec config for count items (scalars ignore the group) in the given scratch arena. */
+    static MemorySegment config(Arena a, Curve curve, Group group, Encoding encoding, long count) {
         MemorySegment cfg = cuzk_codec_config.allocate(a);
         cuzk_codec_config.curve(cfg, curve.id());
         cuzk_codec_config.group(cfg, group.id());

@@ -106,12 +106,8 @@ public final class PointVector {
             return;
         }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment cfg = cuzk_codec_config.allocate(a);
-            cuzk_codec_config.curve(cfg, curve.id());
-            cuzk_codec_config.group(cfg, group.id());
-            cuzk_codec_config.encoding(cfg, Encoding.NATIVE.id());
+            MemorySegment cfg = Codec.config(a, curve, group, Encoding.NATIVE, size);
             cuzk_codec_config.checks(cfg, Check.mask(checks));
-            cuzk_codec_config.count(cfg, size);
             MemorySegment result = cuzk_check_result.allocate(a);
             // a NULL destination: checked, not copied
             Checked.checkPoints(cuzk_h.cuzk_points_decode(cfg, segment, MemorySegment.NULL, result), result, "cuzk_points_decode",

@@ -86,11 +86,8 @@ public final class ScalarVector {
             return -1;
         }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment cfg = cuzk_codec_config.allocate(a);
-            cuzk_codec_config.curve(cfg, curve.id());
-            cuzk_codec_config.encoding(cfg, Encoding.NATIVE.id());
+            MemorySegment cfg = Codec.config(a, curve, Group.G1, Encoding.NATIVE, size);
             cuzk_codec_config.checks(cfg, Check.mask(EnumSet.of(Check.CANONICAL)));
-            cuzk_codec_config.count(cfg, size);
             MemorySegment result = cuzk_check_result.allocate(a);
             // a NULL destination: checked, not copied
             int code = cuzk_h.cuzk_scalars_decode(cfg, segment, MemorySegment.NULL, result);

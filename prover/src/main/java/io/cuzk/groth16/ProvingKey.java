@@ -1,9 +1,10 @@
 package io.cuzk.groth16;
 
 import io.cuzk.Check;
+import io.cuzk.Codec;
 import io.cuzk.Curve;
+import io.cuzk.Encoding;
 import io.cuzk.Group;
-import io.cuzk.HostMemory;
 import io.cuzk.InvalidPointException;
 import io.cuzk.Point;
 import io.cuzk.PointVector;
@@ -18,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.commons.lang3.Validate;
 
@@ -46,6 +48,9 @@ public final class ProvingKey implements AutoCloseable {
     static final Map<Integer, String> SECTION_NAMES = Map.of(HEADER, "header", GROTH16_HEADER, "Groth16 header", IC, "IC points",
             COEFFS, "coefficients", A, "A points", B1, "B1 points", B2, "B2 points", C, "C points", H, "H points", 10,
             "contributions");
+
+    /** What every point of a key gets: the key is trusted to come from a setup ceremony, so no subgroup check. */
+    private static final Set<Check> KEY_CHECKS = EnumSet.of(Check.CANONICAL, Check.ON_CURVE);
 
     private final String name;
     private final Arena arena;
@@ -234,29 +239,31 @@ public final class ProvingKey implements AutoCloseable {
     }
 
     private Point point(MemorySegment s, long pos, Group group, String section, String what) {
-        MemorySegment aligned = arena.allocate(curve.pointBytes(group), 8);
-        MemorySegment.copy(s, pos, aligned, 0, aligned.byteSize());
-        PointVector v = PointVector.wrap(curve, group, aligned);
-        try {
-            v.check(EnumSet.of(Check.CANONICAL, Check.ON_CURVE));
+        try (Arena a = Arena.ofConfined()) {
+            return Codec.decodePoints(a, curve, group, Encoding.NATIVE, s.asSlice(pos, curve.pointBytes(group)), 1, 0, KEY_CHECKS)
+                    .get(0);
         } catch (InvalidPointException e) {
             throw new FormatException(name, section, what + ": " + e.reason());
         }
-        return v.get(0);
     }
 
+    /**
+     * A point section, checked. Sections usually sit at unaligned offsets of the file (after
+     * 12-byte section headers); the kernels need 8-byte alignment, so those are decoded from the
+     * native layout into the key's own memory: one native pass copies and checks.
+     */
     private PointVector points(BinFile f, int id, Group group, long count) {
         MemorySegment s = f.section(id, count * curve.pointBytes(group));
-        if (s.address() % 8 != 0) {
-            s = HostMemory.copyOf(arena, s);
-        }
-        PointVector v = PointVector.wrap(curve, group, s);
         try {
-            v.check(EnumSet.of(Check.CANONICAL, Check.ON_CURVE));
+            if (s.address() % 8 != 0) {
+                return Codec.decodePoints(arena, curve, group, Encoding.NATIVE, s, count, 0, KEY_CHECKS);
+            }
+            PointVector v = PointVector.wrap(curve, group, s);
+            v.check(KEY_CHECKS);
+            return v;
         } catch (InvalidPointException e) {
             throw new FormatException(name, f.label(id), "point " + e.index() + ": " + e.reason());
         }
-        return v;
     }
 
     public String name() {

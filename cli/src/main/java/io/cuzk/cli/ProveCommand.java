@@ -34,15 +34,15 @@ final class ProveCommand {
         Path publicJson = Path.of(opts.positional().get(3));
         boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
         Backend backend = backend(opts, quiet ? null : out);
-        // First uses that need at most the key's headers run on a second thread while this one reads
-        // and checks the key and the witness: the linking of the proof's native calls, the tables H
-        // keeps for the key's domain size (Groth16Prover.prepare) and SecureRandom's providers
-        // (about 10 ms).
-        FutureTask<Blinding> blinding = new FutureTask<>(() -> {
-            prepare(zkey, backend);
-            return Blinding.secure();
-        });
-        Thread.ofPlatform().daemon().name("cuzk-prepare").start(blinding);
+        // First uses that need at most the key's headers run on two more threads while this one
+        // reads and checks the key and the witness: on one, the linking of the proof's native calls
+        // and the tables H keeps for the key's domain size (Groth16Prover.prepare); on the other,
+        // SecureRandom's providers (about 10 ms). The JDK sets up native calls in class
+        // initialisers that run one thread at a time, so while this thread and the first wait for
+        // them (about 30 ms) a core is free for SecureRandom, which had made the proof wait for it.
+        FutureTask<Blinding> blinding = new FutureTask<>(Blinding::secure);
+        Thread.ofPlatform().daemon().name("cuzk-random").start(blinding);
+        Thread.ofPlatform().daemon().name("cuzk-prepare").start(() -> prepare(zkey, backend));
         long t0 = System.nanoTime();
         try (ProvingKey key = read(() -> ProvingKey.read(zkey), zkey); Witness witness = read(() -> Witness.read(wtns), wtns)) {
             long t1 = System.nanoTime();

@@ -20,7 +20,7 @@
 namespace cuzk {
 namespace ifma {
 cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
-cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, uint32_t flags, void* a, void* b, void* c);
+cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 }
 }  // namespace cuzk
 #endif
@@ -202,19 +202,11 @@ CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* dat
 }
 
 CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c) {
-    // the implementation reports a null config
-    return CUZK_DISPATCH(impl_groth16_abc, config, config ? config->coeffs : nullptr, config ? config->witness : nullptr, a, b,
-                         c);
+    return CUZK_DISPATCH(impl_groth16_abc, config, a, b, c);
 }
 
 CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c) {
-    if (config == nullptr || (config->flags & ~(uint32_t)CUZK_H_PREPARE) != 0) {
-        return guarded("cuzk_groth16_h", [&] {
-            require_ptr(config, "config");
-            require(false, "unknown flags " + std::to_string(config->flags) + " (1 = CUZK_H_PREPARE)");
-        });
-    }
-    return CUZK_DISPATCH_IFMA(impl_groth16_h, config->curve, config->log_n, config->threads, config->flags, a, b, c);
+    return CUZK_DISPATCH_IFMA(impl_groth16_h, config, a, b, c);
 }
 
 CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src, void* dst,

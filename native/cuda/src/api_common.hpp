@@ -26,15 +26,19 @@ void require_ptr(const T* p, const char* what) {
 // cuzk_groth16_h's argument checks; then prepare(Tag<Fr>) for CUZK_H_PREPARE, else run(a, b, c)
 // as pointers to the curve's Fr.
 template <class Prepare, class Run>
-void with_h_vectors(uint32_t curve, uint32_t log_n, uint32_t flags, void* a, void* b, void* c, Prepare&& prepare, Run&& run) {
-    const bool only_prepare = (flags & CUZK_H_PREPARE) != 0;
+void with_h_vectors(const cuzk_h_config* config, void* a, void* b, void* c, Prepare&& prepare, Run&& run) {
+    require_ptr(config, "config");
+    require((config->flags & ~(uint32_t)CUZK_H_PREPARE) == 0,
+            "unknown flags " + std::to_string(config->flags) + " (1 = CUZK_H_PREPARE)");
+    const uint32_t log_n = config->log_n;
+    const bool only_prepare = (config->flags & CUZK_H_PREPARE) != 0;
     if (!only_prepare) {
         require_aligned(a, "a");
         require_aligned(b, "b");
         require_aligned(c, "c");
         require(a != b && b != c && a != c, "a, b and c must be distinct vectors");
     }
-    with_scalar_field(curve, [&](auto tag) {
+    with_scalar_field(config->curve, [&](auto tag) {
         using Fr = typename decltype(tag)::type;
         require((int)log_n + 1 <= Fr::Params::TWO_ADICITY && (int)log_n <= MAX_NTT_LOG,
                 "log_n " + std::to_string(log_n) + " is above the largest supported size 2^" +

@@ -20,9 +20,8 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst);
 cuzk_status_t impl_emulate_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
 cuzk_status_t impl_emulate_ntt(const cuzk_ntt_config* config, void* data);
-cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness, void* a, void* b,
-                               void* c);
-cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, uint32_t flags, void* a, void* b, void* c);
+cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c);
+cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 
 }  // namespace CUZK_IMPL_NS
 }  // namespace cuzk

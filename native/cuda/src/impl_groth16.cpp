@@ -124,10 +124,11 @@ void synthesize(const cuzk_abc_config& cfg, const uint8_t* coeffs, const uint8_t
 
 }  // namespace
 
-cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs, const void* witness, void* a, void* b,
-                               void* c) {
+cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c) {
     return guarded("cuzk_groth16_abc", [&] {
         require_ptr(config, "config");
+        const void* coeffs = config->coeffs;
+        const void* witness = config->witness;
         require(config->domain_size > 0, "domain_size must be positive");
         require(config->n_vars > 0, "the witness must not be empty");
         require_ptr(witness, "witness");
@@ -143,12 +144,12 @@ cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, const void* coeffs
     });
 }
 
-cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, uint32_t flags, void* a, void* b, void* c) {
+cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c) {
     return guarded("cuzk_groth16_h", [&] {
         with_h_vectors(
-            curve, log_n, flags, a, b, c,
-            [&](auto tag) { groth16_h_cpu_prepare<typename decltype(tag)::type>((int)log_n, threads); },
-            [&](auto* fa, auto* fb, auto* fc) { groth16_h_cpu(fa, fb, fc, (int)log_n, threads); });
+            config, a, b, c,
+            [&](auto tag) { groth16_h_cpu_prepare<typename decltype(tag)::type>((int)config->log_n, config->threads); },
+            [&](auto* fa, auto* fb, auto* fc) { groth16_h_cpu(fa, fb, fc, (int)config->log_n, config->threads); });
     });
 }
 

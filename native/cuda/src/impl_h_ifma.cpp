@@ -5,12 +5,12 @@
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {
 
-cuzk_status_t impl_groth16_h(uint32_t curve, uint32_t log_n, uint32_t threads, uint32_t flags, void* a, void* b, void* c) {
+cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c) {
     return guarded("cuzk_groth16_h", [&] {
         with_h_vectors(
-            curve, log_n, flags, a, b, c,
-            [&](auto tag) { lanes::groth16_h_ifma_prepare<typename decltype(tag)::type>((int)log_n, threads); },
-            [&](auto* fa, auto* fb, auto* fc) { lanes::groth16_h_ifma(fa, fb, fc, (int)log_n, threads); });
+            config, a, b, c,
+            [&](auto tag) { lanes::groth16_h_ifma_prepare<typename decltype(tag)::type>((int)config->log_n, config->threads); },
+            [&](auto* fa, auto* fb, auto* fc) { lanes::groth16_h_ifma(fa, fb, fc, (int)config->log_n, config->threads); });
     });
 }
 

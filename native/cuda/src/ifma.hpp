@@ -379,14 +379,6 @@ struct Lanes2 {
         for (int j = 0; j < W; j++) r.l[j] = _mm512_mask_blend_epi64(m, a.l[j], b.l[j]);
         return r;
     }
-    CUZK_IFMA_INLINE static inline void neg_where(__mmask8 m, V& a) {
-        L::neg_where(m, a.l);
-        L::neg_where(m, a.l + K);
-    }
-    CUZK_IFMA_INLINE static inline void gather(__m512i at, int from, V& v) {
-        L::gather(at, from, v.l);
-        L::gather(at, from + K, v.l + K);
-    }
 };
 
 }  // namespace lanes

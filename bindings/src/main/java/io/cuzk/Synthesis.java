@@ -57,14 +57,7 @@ public final class Synthesis {
         Validate.notNull(curve, "curve");
         Validate.isTrue(logN >= 0 && logN < curve.twoAdicity(), "no domain of 2^%d elements in %s's Fr", logN, curve.cliName());
         Validate.isTrue(threads >= 0, "threads must be >= 0 (0 = all), not %d", threads);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cfg = cuzk_h_config.allocate(arena);
-            cuzk_h_config.curve(cfg, curve.id());
-            cuzk_h_config.log_n(cfg, logN);
-            cuzk_h_config.threads(cfg, threads);
-            cuzk_h_config.flags(cfg, cuzk_h.CUZK_H_PREPARE());
-            Checked.check(cuzk_h.cuzk_groth16_h(cfg, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL), "cuzk_groth16_h");
-        }
+        callH(curve, logN, threads, cuzk_h.CUZK_H_PREPARE(), MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
     }
 
     /**
@@ -87,12 +80,17 @@ public final class Synthesis {
         }
         Validate.isTrue(a.segment().address() != b.segment().address() && b.segment().address() != c.segment().address()
                 && a.segment().address() != c.segment().address(), "a, b and c must be distinct vectors");
+        callH(a.curve(), Long.numberOfTrailingZeros(n), threads, 0, a.segment(), b.segment(), c.segment());
+    }
+
+    private static void callH(Curve curve, int logN, int threads, int flags, MemorySegment a, MemorySegment b, MemorySegment c) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cfg = cuzk_h_config.allocate(arena);
-            cuzk_h_config.curve(cfg, a.curve().id());
-            cuzk_h_config.log_n(cfg, Long.numberOfTrailingZeros(n));
+            cuzk_h_config.curve(cfg, curve.id());
+            cuzk_h_config.log_n(cfg, logN);
             cuzk_h_config.threads(cfg, threads);
-            Checked.check(cuzk_h.cuzk_groth16_h(cfg, a.segment(), b.segment(), c.segment()), "cuzk_groth16_h");
+            cuzk_h_config.flags(cfg, flags);
+            Checked.check(cuzk_h.cuzk_groth16_h(cfg, a, b, c), "cuzk_groth16_h");
         }
     }
 }

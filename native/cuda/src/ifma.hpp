@@ -391,6 +391,7 @@ CUZK_NS_END
 #include <type_traits>
 #include <vector>
 
+#include "base_array.hpp"
 #include "bucket_sum.hpp"
 #include "cuzk/curve.hpp"
 #include "host_memory.hpp"
@@ -424,7 +425,7 @@ struct LanesPoint {
 
 // Converts the bases to the lanes form (one scalar product per coordinate), over threads.
 template <class G>
-HostArray<LanesPoint<G>> lanes_bases(const Affine<G>* bases, uint64_t n, unsigned threads) {
+HostArray<LanesPoint<G>> lanes_bases(const BaseArray<G>& bases, uint64_t n, unsigned threads) {
     using L = typename algebra_of<typename G::F>::type;
     HostArray<LanesPoint<G>> out(n, Fill::SCRATCH);  // every element is written below
     L::one_words();  // initialise the constants once, before the threads
@@ -432,8 +433,9 @@ HostArray<LanesPoint<G>> lanes_bases(const Affine<G>* bases, uint64_t n, unsigne
     parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t c) {
         const uint64_t end = std::min<uint64_t>(n, (c + 1) * chunk);
         for (uint64_t i = c * chunk; i < end; i++) {
-            L::to_lanes_form(bases[i].x, out[i].x);
-            L::to_lanes_form(bases[i].y, out[i].y);
+            const Affine<G> b = bases[i];
+            L::to_lanes_form(b.x, out[i].x);
+            L::to_lanes_form(b.y, out[i].y);
         }
     });
     return out;
@@ -467,7 +469,7 @@ class IfmaBuckets {
         V x1, y1, x2, y2, dx, prefix;
     };
 
-    const A* bases_ = nullptr;
+    BaseArray<G> bases_{nullptr};
     const LP* lanes_ = nullptr;
     HostVector<LP> bucket_;  // the large ones in huge pages: they are touched once per process
     std::vector<uint8_t> state_;
@@ -645,10 +647,10 @@ class IfmaBuckets {
 
 public:
     IfmaBuckets() = default;
-    IfmaBuckets(const A* bases, const LP* lanes, size_t buckets, size_t capacity) { reset(bases, lanes, buckets, capacity); }
+    IfmaBuckets(const BaseArray<G>& bases, const LP* lanes, size_t buckets, size_t capacity) { reset(bases, lanes, buckets, capacity); }
 
     // Empties the buckets for another task; the storage is kept (see ScratchPool).
-    void reset(const A* bases, const LP* lanes, size_t buckets, size_t capacity) {
+    void reset(const BaseArray<G>& bases, const LP* lanes, size_t buckets, size_t capacity) {
         bases_ = bases;
         lanes_ = lanes;
         bucket_.resize(buckets);

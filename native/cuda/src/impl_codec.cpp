@@ -1,4 +1,6 @@
 // Point codecs and checks (one build per arithmetic path; see impl.hpp).
+#include <cstring>
+
 #include "codec.hpp"
 #include "api_common.hpp"
 
@@ -85,7 +87,7 @@ cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* sr
     return guarded("cuzk_points_encode", [&] {
         require_ptr(config, "config");
         if (config->count == 0) return;
-        require_aligned(src, "src");
+        require_ptr(src, "src");  // points at any address, as in cuzk_msm
         require_ptr(dst, "dst");
         with_group(config->curve, config->group, [&](auto tag) {
             using G = typename decltype(tag)::type;
@@ -98,8 +100,11 @@ cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* sr
             uint8_t* d = static_cast<uint8_t*>(dst);
             parallel_for(config->threads, (config->count + 255) / 256, [&](size_t c) {
                 size_t end = std::min<uint64_t>(config->count, (c + 1) * 256);
-                for (size_t i = c * 256; i < end; i++)
-                    codec.encode(*reinterpret_cast<const Affine<G>*>(s + i * ss), d + i * ds);
+                for (size_t i = c * 256; i < end; i++) {
+                    Affine<G> p;
+                    std::memcpy(static_cast<void*>(&p), s + i * ss, sizeof p);
+                    codec.encode(p, d + i * ds);
+                }
             });
         });
     });

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api_common.hpp"
+#include "base_array.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "ntt_cpu.hpp"
@@ -126,12 +127,13 @@ cuzk_status_t impl_emulate_msm(const cuzk_msm_config* config, const void* bases,
         require(config->window_bits == 0 || (config->window_bits >= 2 && config->window_bits <= 20), "window_bits must be 0 or 2..20");
         require(config->count < (1ull << 31), "the GPU MSM takes fewer than 2^31 points");
         if (config->count > 0) {
-            require_aligned(bases, "bases");
+            require_ptr(bases, "bases");  // at any address, as in cuzk_msm
             require_aligned(scalars, "scalars");
         }
         with_group(config->curve, config->group, [&](auto tag) {
             using G = typename decltype(tag)::type;
-            emulate_msm<G>(*config, static_cast<const Affine<G>*>(bases), static_cast<const uint64_t*>(scalars),
+            HostArray<Affine<G>> copy;
+            emulate_msm<G>(*config, aligned_points<G>(bases, config->count, copy), static_cast<const uint64_t*>(scalars),
                            static_cast<Affine<G>*>(result));
         });
     });

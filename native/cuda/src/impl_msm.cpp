@@ -15,12 +15,12 @@ cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const v
                 "window_bits must be 0 (automatic) or 2..20, not " + std::to_string(config->window_bits));
         require(config->flags == 0, "flags must be 0");
         if (config->count > 0) {
-            require_aligned(bases, "bases");
+            require_ptr(bases, "bases");  // at any address (see base_array.hpp)
             require_aligned(scalars, "scalars");
         }
         with_group(config->curve, config->group, [&](auto tag) {
             using G = typename decltype(tag)::type;
-            msm_cpu<G>(static_cast<const Affine<G>*>(bases), static_cast<const uint64_t*>(scalars), config->count,
+            msm_cpu<G>(bases, static_cast<const uint64_t*>(scalars), config->count,
                        config->scalar_form == CUZK_SCALAR_MONTGOMERY, config->window_bits, config->threads,
                        static_cast<Affine<G>*>(result));
         });

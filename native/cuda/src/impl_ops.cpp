@@ -1,5 +1,6 @@
 // Element-wise field and point operations on the CPU (one build per arithmetic path; see impl.hpp).
 #include "api_common.hpp"
+#include "base_array.hpp"
 #include "cuzk/ops.hpp"
 
 namespace cuzk {
@@ -36,12 +37,16 @@ cuzk_status_t impl_point_op(uint32_t curve, uint32_t group, uint32_t op, const v
         require(point_op_known(op), "unknown point operation " + std::to_string(op));
         if (n == 0) return;
         require_aligned(out, "out");
-        if (op != CUZK_POINT_GENERATOR) require_aligned(a, "a");
-        if (op == CUZK_POINT_ADD || op == CUZK_POINT_MUL) require_aligned(b, "b");
+        // input points at any address, as in cuzk_msm; scalars 8-byte aligned
+        if (op != CUZK_POINT_GENERATOR) require_ptr(a, "a");
+        if (op == CUZK_POINT_ADD) require_ptr(b, "b");
+        if (op == CUZK_POINT_MUL) require_aligned(b, "b");
         with_group(curve, group, [&](auto tag) {
             using G = typename decltype(tag)::type;
             using A = Affine<G>;
-            const A* x = static_cast<const A*>(a);
+            HostArray<A> a_copy, b_copy;
+            const A* x = op != CUZK_POINT_GENERATOR ? aligned_points<G>(a, n, a_copy) : nullptr;  // GENERATOR reads no input
+            if (op == CUZK_POINT_ADD) b = aligned_points<G>(b, n, b_copy);
             A* z = static_cast<A*>(out);
             const size_t chunk = 64;
             parallel_for(0, (n + chunk - 1) / chunk, [&](size_t c) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "base_array.hpp"
 #include "cuzk/curve.hpp"
 #include "bucket_sum.hpp"
 #include "cuzk/gpu/msm.hpp"
@@ -54,11 +55,11 @@ inline size_t msm_bucket_spread(int bits, int w, int c) {
 // Feeds the digits digit(i) of points [begin, end) to add(bucket, index, negate); with spread s,
 // digit d goes to one of the buckets (|d| - 1) s .. (|d| - 1) s + s - 1, in turn.
 template <class G, class Digit, class Add>
-inline void accumulate_spread(const Affine<G>* bases, size_t begin, size_t end, size_t spread, Digit&& digit, Add&& add) {
+inline void accumulate_spread(const BaseArray<G>& bases, size_t begin, size_t end, size_t spread, Digit&& digit, Add&& add) {
     size_t turn = 0;
     for (size_t i = begin; i < end; i++) {
         int d = digit(i);
-        if (d == 0 || bases[i].is_inf()) continue;
+        if (d == 0 || bases.is_inf(i)) continue;
         const uint32_t m = (uint32_t)(d > 0 ? d : -d) - 1;
         uint32_t b = m;
         if (spread > 1) {
@@ -93,9 +94,10 @@ class BatchAffineBuckets {
     struct Entry {
         uint32_t bucket;
         uint32_t negate;
-        const A* point;
+        uint64_t index;  // of the base
     };
 
+    BaseArray<G> bases_{nullptr};
     HostVector<A> bucket_;  // the large ones in huge pages: they are touched once per process
     std::vector<uint8_t> state_;
     HostVector<P> overflow_;
@@ -110,7 +112,7 @@ class BatchAffineBuckets {
         for (size_t i = 0; i < k; i++) {
             const Entry& e = batch_[i];
             const A& b = bucket_[e.bucket];
-            const A& p = *e.point;
+            const A p = bases_[e.index];
             F dx = p.x - b.x;
             if (!dx.is_zero()) {
                 kind_[i] = ADD;
@@ -138,7 +140,7 @@ class BatchAffineBuckets {
                 state_[e.bucket] = EMPTY;
                 continue;
             }
-            const A& p = *e.point;
+            const A p = bases_[e.index];
             F lambda;
             if (kind_[i] == ADD) {
                 F py = e.negate ? -p.y : p.y;
@@ -157,10 +159,11 @@ class BatchAffineBuckets {
 
 public:
     BatchAffineBuckets() = default;
-    BatchAffineBuckets(size_t buckets, size_t capacity) { reset(buckets, capacity); }
+    BatchAffineBuckets(const BaseArray<G>& bases, size_t buckets, size_t capacity) { reset(bases, buckets, capacity); }
 
     // Empties the buckets for another task; the storage is kept (see ScratchPool).
-    void reset(size_t buckets, size_t capacity) {
+    void reset(const BaseArray<G>& bases, size_t buckets, size_t capacity) {
+        bases_ = bases;
         bucket_.resize(buckets);
         state_.assign(buckets, EMPTY);
         overflow_.assign(buckets, P::infinity());
@@ -179,34 +182,35 @@ public:
 private:
     // Queues the addition; a busy bucket puts it off to the next batch, or, when too many wait
     // already, sends it to the overflow.
-    void push(uint32_t b, const A* p, bool negate) {
+    void push(uint32_t b, uint64_t index, bool negate) {
         uint8_t& st = state_[b];
         if (st == EMPTY) {
-            bucket_[b] = negate ? p->neg() : *p;
+            const A p = bases_[index];
+            bucket_[b] = negate ? p.neg() : p;
             st = FULL;
         } else if (st == FULL) {
             st = PENDING;
-            batch_.push_back({b, negate, p});
+            batch_.push_back({b, negate, index});
         } else if (deferred_.size() < capacity_) {
-            deferred_.push_back({b, negate, p});
+            deferred_.push_back({b, negate, index});
         } else if (negate) {
-            overflow_[b].sub_affine(*p);
+            overflow_[b].sub_affine(bases_[index]);
         } else {
-            overflow_[b].add_affine(*p);
+            overflow_[b].add_affine(bases_[index]);
         }
     }
 
     void run_batch() {
         compute_batch();
         std::swap(deferred_, retry_);
-        for (const Entry& e : retry_) push(e.bucket, e.point, e.negate != 0);
+        for (const Entry& e : retry_) push(e.bucket, e.index, e.negate != 0);
         retry_.clear();
     }
 
 public:
-    // bucket[b] += (negate ? -p : p); p must not be infinity.
-    void add(uint32_t b, const A* p, bool negate) {
-        push(b, p, negate);
+    // bucket[b] += (negate ? -base : base); the base must not be infinity.
+    void add(uint32_t b, uint64_t index, bool negate) {
+        push(b, index, negate);
         if (batch_.size() >= capacity_) run_batch();
     }
 
@@ -240,8 +244,9 @@ constexpr uint64_t MSM_IFMA_MAX_POINTS = (uint64_t)1 << 23;
 #endif
 #endif
 
+// The bases may sit at any address (see BaseArray); the scalars and out are 8-byte aligned.
 template <class G>
-void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool montgomery,
+void msm_cpu(const void* base_memory, const uint64_t* scalars, uint64_t n, bool montgomery,
              unsigned window_bits, unsigned threads, Affine<G>* out) {
     using Fr = typename G::Fr;
     using P = XYZZ<G>;
@@ -250,6 +255,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
         *out = Affine<G>::infinity();
         return;
     }
+    const BaseArray<G> bases(base_memory);
     const int bits = Fr::Params::BITS;
 
     // Scalars: canonical and below r. Montgomery inputs leave Montgomery form; canonical inputs
@@ -386,8 +392,8 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
 #endif
         if (end - begin >= MSM_BATCH_AFFINE_MIN) {
             auto bucket = ScratchPool<BatchAffineBuckets<G>>::shared().take();
-            bucket->reset(nb, std::min<size_t>(1024, std::max<size_t>(64, nb / 4)));
-            accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket->add(b, &bases[i], neg); });
+            bucket->reset(bases, nb, std::min<size_t>(1024, std::max<size_t>(64, nb / 4)));
+            accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket->add(b, i, neg); });
             bucket->finish();
             reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket->add_to(j, into); });
         } else {
@@ -395,7 +401,7 @@ void msm_cpu(const Affine<G>* bases, const uint64_t* scalars, uint64_t n, bool m
             for (size_t i = begin; i < end; i++) {
                 int d = digit(i);
                 if (d == 0) continue;
-                const Affine<G>& b = bases[i];
+                const Affine<G> b = bases[i];
                 if (b.is_inf()) continue;
                 if (d > 0) bucket[d - 1].add_affine(b);
                 else bucket[-d - 1].sub_affine(b);

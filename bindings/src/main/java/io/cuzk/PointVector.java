@@ -40,8 +40,11 @@ public final class PointVector {
 
     /**
      * Views an existing segment (for example a mapped section of a zkey) as points. Its size must
-     * be a whole number of points and its address 8-byte aligned. Nothing is checked about the
-     * points themselves: call {@link #check(Set)} for untrusted data.
+     * be a whole number of points; its address may be any (the kernels that read points accept
+     * them at any address, and a zkey's point sections usually start 4 bytes past an 8-byte
+     * boundary), but a vector written by a kernel, such as {@link Points#multiply}'s output, must
+     * be 8-byte aligned. Nothing is checked about the points themselves: call {@link #check(Set)}
+     * for untrusted data.
      */
     public static PointVector wrap(Curve curve, Group group, MemorySegment segment) {
         Validate.notNull(curve, "curve");
@@ -51,7 +54,6 @@ public final class PointVector {
         Validate.isTrue(segment.byteSize() % pb == 0, "a %s %s segment must hold whole %d-byte points, not %d bytes",
                 curve.cliName(), group, pb, segment.byteSize());
         Validate.isTrue(segment.isNative(), "point vectors must be off-heap segments");
-        Validate.isTrue(segment.address() % 8 == 0, "the segment's address must be 8-byte aligned");
         return new PointVector(curve, group, segment);
     }
 

@@ -25,9 +25,10 @@ import org.apache.commons.lang3.Validate;
 
 /**
  * A Groth16 proving key read from a snarkjs .zkey: the curve, the sizes, the header points and
- * views of the point and coefficient sections. Sections stay off the Java heap: a key read from a
- * file is memory-mapped, and a section whose offset is not 8-byte aligned is copied once, off-heap,
- * into the key's own arena.
+ * views of the point and coefficient sections. Sections stay off the Java heap and are not copied: a
+ * key read from a file is memory-mapped, and the kernels read its sections where they are (point
+ * sections usually start 4 bytes past an 8-byte boundary, which the native library accepts for
+ * the points it reads).
  *
  * <p>Every point is checked when the key is read: coordinates below p and on the curve (subgroup
  * membership is not checked: the key is trusted to come from a setup ceremony). Closing the key
@@ -191,8 +192,8 @@ public final class ProvingKey implements AutoCloseable {
     }
 
     /**
-     * Parses a key held in memory. The segment must stay alive as long as the key; unaligned
-     * sections are copied into memory the key owns and frees on {@link #close()}.
+     * Parses a key held in memory. The segment must stay alive as long as the key, which views
+     * its sections without copying them.
      */
     public static ProvingKey parse(String name, MemorySegment zkey) {
         Arena arena = Arena.ofShared();
@@ -248,16 +249,14 @@ public final class ProvingKey implements AutoCloseable {
     }
 
     /**
-     * A point section, checked. Sections usually sit at unaligned offsets of the file (after
-     * 12-byte section headers); the kernels need 8-byte alignment, so those are decoded from the
-     * native layout into the key's own memory: one native pass copies and checks.
+     * A point section, checked where it is. Sections usually sit at unaligned offsets of the file
+     * (after 12-byte section headers); the MSMs read their bases at any address, so no section is
+     * copied, and a cached key holds no private copy of its points (the mapping's pages belong
+     * to the page cache, shared and reclaimable).
      */
     private PointVector points(BinFile f, int id, Group group, long count) {
         MemorySegment s = f.section(id, count * curve.pointBytes(group));
         try {
-            if (s.address() % 8 != 0) {
-                return Codec.decodePoints(arena, curve, group, Encoding.NATIVE, s, count, 0, KEY_CHECKS);
-            }
             PointVector v = PointVector.wrap(curve, group, s);
             v.check(KEY_CHECKS);
             return v;

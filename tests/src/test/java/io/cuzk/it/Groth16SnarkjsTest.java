@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cuzk.Backend;
 import io.cuzk.Curve;
+import io.cuzk.PointVector;
 import io.cuzk.groth16.Blinding;
 import io.cuzk.groth16.Groth16Prover;
 import io.cuzk.groth16.Proof;
@@ -18,6 +19,7 @@ import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,6 +113,11 @@ class Groth16SnarkjsTest {
             MemorySegment ws = arena.allocate(wtns.length);
             MemorySegment.copy(MemorySegment.ofArray(wtns), 0, ws, 0, wtns.length);
             try (ProvingKey key = ProvingKey.parse("in-memory zkey", zs); Witness w = Witness.parse("in-memory wtns", ws)) {
+                // the point sections are used where they are (at odd addresses here), not copied
+                for (PointVector v : List.of(key.a(), key.b1(), key.b2(), key.c(), key.h())) {
+                    long at = v.segment().address() - zs.address();
+                    assertTrue(at > 0 && at + v.segment().byteSize() <= zkey.length, v + " is not a view of the zkey's bytes");
+                }
                 Proof proof = new Groth16Prover(Backend.cpu(1), Blinding.secure()).prove(key, w);
                 Path pj = tmp.resolve("proof.json"), pub = tmp.resolve("public.json");
                 proof.write(pj, pub);

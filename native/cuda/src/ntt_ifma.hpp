@@ -34,16 +34,20 @@ class LanesH {
     static constexpr int K = L::K;
     static constexpr int N = Fr::N;
 
-    // Tables of one domain size, in the form w R' (see the top of this file).
+    // Tables of one domain size, in the form w R' (see the top of this file), in one buffer: from
+    // 2^13 on it is one or two 2 MiB pages, not hundreds of 4 KiB pages (each a fault, dear on
+    // virtual machines) that the tables' separate buffers below 1 MiB each had.
     struct Tables {
+        HostArray<V> storage;
         // Stage twiddles for half-widths h >= 8: w^j (forward) and w^-j (inverse), w the 2h-th
         // root of unity, j < h, eight per register, the stage of h from register h/8 - 1 on.
-        HostArray<V> fwd, inv;
+        V* fwd;
+        V* inv;
         // h = 1, 2, 4 (s = 0, 1, 2): lane l holds the twiddle of j = l mod h; forward at s,
         // inverse at 3 + s.
-        HostArray<V> small;
+        V* small;
         // Position i of the bit-reversed coefficients: n^-1 shift^bitrev(i).
-        HostArray<V> scale;
+        V* scale;
     };
 
     static void put_element(V& v, int lane, const Fr& x) {  // as x R'
@@ -62,9 +66,11 @@ class LanesH {
         const Fr* tw = dom->twiddle.data();  // w_n^e, e < n/2
         auto inv_tw = [&](size_t e) { return e == 0 ? Fr::one() : -tw[half - e]; };  // w_n^-e
         auto t = std::make_shared<Tables>();
-        t->fwd = HostArray<V>(nv - 1, Fill::SCRATCH);
-        t->inv = HostArray<V>(nv - 1, Fill::SCRATCH);
-        t->small = HostArray<V>(6, Fill::SCRATCH);
+        t->storage = HostArray<V>(3 * nv + 4, Fill::SCRATCH);  // every element is written below
+        t->fwd = t->storage.get();
+        t->inv = t->fwd + (nv - 1);
+        t->small = t->inv + (nv - 1);
+        t->scale = t->small + 6;
         for (int s = 0; s < 3; s++) {
             const size_t h = (size_t)1 << s, stride = n / (2 * h);
             for (int lane = 0; lane < 8; lane++) {
@@ -83,7 +89,6 @@ class LanesH {
         });
         HostArray<Fr> powers(n, Fill::SCRATCH);
         fill_powers(powers.get(), n, Fr::from_u64(n).inv(), root_of_unity<Fr>(log_n + 1), threads);
-        t->scale = HostArray<V>(nv, Fill::SCRATCH);
         parallel_for(threads, nv, [&](size_t g) {
             for (int lane = 0; lane < 8; lane++) put_element(t->scale[g], lane, powers[bit_reverse(8 * g + lane, log_n)]);
         });
@@ -162,7 +167,7 @@ class LanesH {
     // The stages inside one block of registers [first, first + bv), 2^block_log elements: the
     // inverse transform's last stages, the scaling, the forward transform's first stages.
     CUZK_IFMA static void block(V* x, size_t first, size_t bv, int block_log, const Tables& t) {
-        for (int s = block_log; s >= 4; s--) stage_dif(x, first, bv, (size_t)1 << (s - 1), t.inv.get());
+        for (int s = block_log; s >= 4; s--) stage_dif(x, first, bv, (size_t)1 << (s - 1), t.inv);
         for (size_t g = first; g < first + bv; g++) {
             V y = x[g];
             for (int s = 2; s >= 0; s--) dif_small(y, s, t);
@@ -170,7 +175,7 @@ class LanesH {
             for (int s = 0; s <= 2; s++) dit_small(y, s, t);
             x[g] = y;
         }
-        for (int s = 4; s <= block_log; s++) stage_dit(x, first, bv, (size_t)1 << (s - 1), t.fwd.get());
+        for (int s = 4; s <= block_log; s++) stage_dit(x, first, bv, (size_t)1 << (s - 1), t.fwd);
     }
 
     // Natural order in, bit-reversed coefficients out (without n^-1), then scaled, then the
@@ -181,7 +186,7 @@ class LanesH {
         const size_t bv = (size_t)1 << (block_log - 3);  // registers per block
         const size_t chunk = 256;                        // register pairs per task in the wide stages
         auto wide_stage = [&](int s, bool forward) {
-            const V* table = forward ? t.fwd.get() : t.inv.get();
+            const V* table = forward ? t.fwd : t.inv;
             parallel_for(threads, (pairs + chunk - 1) / chunk, [&](size_t c) {
                 const size_t h = (size_t)1 << (s - 1), q0 = c * chunk, q1 = std::min(pairs, q0 + chunk);
                 if (forward) wide<true>(x, h, table, q0, q1);

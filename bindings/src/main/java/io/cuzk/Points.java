@@ -81,13 +81,14 @@ public final class Points {
 
     private static final Backend SUMS = Backend.cpu(1);
 
-    /** out[i] = [scalars[i]] points[i] for canonical scalars. */
+    /** out[i] = [scalars[i]] points[i] for canonical scalars; out must be 8-byte aligned, points may sit anywhere. */
     public static void multiply(PointVector points, ScalarVector scalars, PointVector out) {
         Validate.isTrue(scalars.form() == ScalarForm.CANONICAL, "the scalars must be in canonical form");
         Validate.isTrue(points.size() == scalars.size() && points.size() == out.size(), "the vectors differ in size: %d points, %d scalars, %d out",
                 points.size(), scalars.size(), out.size());
         Validate.isTrue(points.curve() == out.curve() && points.group() == out.group() && points.curve() == scalars.curve(),
                 "the vectors are of different curves or groups");
+        Validate.isTrue(out.segment().address() % 8 == 0, "the output vector must be 8-byte aligned (the input points may sit anywhere)");
         if (points.size() == 0) {
             return;
         }

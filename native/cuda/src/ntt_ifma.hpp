@@ -35,8 +35,8 @@ class LanesH {
     static constexpr int N = Fr::N;
 
     // Tables of one domain size, in the form w R' (see the top of this file), in one buffer: from
-    // 2^13 on it is one or two 2 MiB pages, not hundreds of 4 KiB pages (each a fault, dear on
-    // virtual machines) that the tables' separate buffers below 1 MiB each had.
+    // 2^14 on (1.97 MB there) it takes 2 MiB pages, where three separate tables below 1 MiB each
+    // took hundreds of 4 KiB pages (each a fault, dear on virtual machines).
     struct Tables {
         HostArray<V> storage;
         // Stage twiddles for half-widths h >= 8: w^j (forward) and w^-j (inverse), w the 2h-th

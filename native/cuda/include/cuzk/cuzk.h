@@ -11,10 +11,12 @@
  *    of snarkjs files. Affine points are x then y (G2: x.c0, x.c1, y.c0, y.c1); infinity is all zeros.
  *  - Scalars are 32 bytes, little-endian: canonical integers (any 256-bit value, reduced mod r by the
  *    kernels) or Fr elements in Montgomery form, as cuzk_scalar_form says.
- *  - Buffers are 8-byte aligned (a call that gets one that is not fails, naming it), except the
- *    points a call only reads (cuzk_msm's and cuzk_emulate_msm's bases, cuzk_points_encode's src,
- *    cuzk_point_op's input points): those may sit at any address, such as a point section of a
- *    memory-mapped snarkjs zkey, which usually starts 4 bytes past an 8-byte boundary.
+ *  - Buffers in the native layout are 8-byte aligned (a call that gets one that is not fails,
+ *    naming it), except the points a call only reads (cuzk_msm's and cuzk_emulate_msm's bases,
+ *    cuzk_points_encode's src, cuzk_point_op's input points, cuzk_points_decode's NATIVE src):
+ *    those may sit at any address, such as a point section of a memory-mapped snarkjs zkey,
+ *    which usually starts 4 bytes past an 8-byte boundary. Encoded buffers (the codecs' other
+ *    side) may sit anywhere too.
  *
  *  - The calls a proof makes (the Groth16 steps, the MSMs, the decoders that check the key and the
  *    witness) share one call shape: a config struct and three pointers, returning a status. A

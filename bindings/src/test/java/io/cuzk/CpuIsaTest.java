@@ -8,6 +8,9 @@ import static io.cuzk.CpuIsa.PORTABLE;
 import static io.cuzk.CpuIsa.X86_ADX;
 import static io.cuzk.CpuIsa.X86_IFMA;
 
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.cuzk_codec_config;
+import io.cuzk.internal.cuzk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -256,8 +259,9 @@ class CpuIsaTest {
      * the prover reads them where the file is mapped. On every path this CPU has, with 1 and 2
      * threads, an MSM over bases moved 1, 4 and 12 bytes off alignment gives the known answer, at
      * sizes that take the small-task sums, the batched additions, and (a third of the scalars
-     * one) the ones' separate sums; the GPU algorithm's host emulation, the point encoder and the
-     * point operations read such points too, with the results they give for aligned ones.
+     * one) the ones' separate sums; the GPU algorithm's host emulation, the point encoder (also
+     * with a source stride that is no multiple of 8) and the point operations read such points
+     * too, with the results they give for aligned ones.
      */
     @Test
     void pointsAtAnyAddressGiveTheSameResults() {
@@ -295,6 +299,19 @@ class CpuIsaTest {
                                     assertEquals(-1, want.mismatch(got), e + " encoding, " + what);
                                 }
                             }
+                            // the encoder with a source stride that is not a multiple of 8 either
+                            long stride = aligned.pointBytes() + offset;
+                            MemorySegment strided = a.allocate(n * stride, 8);
+                            for (int i = 0; i < n; i++) {
+                                MemorySegment.copy(aligned.segment(), (long) i * aligned.pointBytes(), strided, i * stride, aligned.pointBytes());
+                            }
+                            MemorySegment packed = a.allocate(n * (long) Encoding.NATIVE.pointBytes(c, g), 8);
+                            MemorySegment fromStrided = a.allocate(packed.byteSize(), 8);
+                            Codec.encodePoints(aligned, Encoding.NATIVE, packed);
+                            MemorySegment cfg = Codec.config(a, c, g, Encoding.NATIVE, n);
+                            cuzk_codec_config.src_stride(cfg, stride);
+                            Checked.check(cuzk_h.cuzk_points_encode(cfg, strided, fromStrided), "cuzk_points_encode");
+                            assertEquals(-1, packed.mismatch(fromStrided), "encoding with src_stride " + stride + ", " + what);
                             PointVector want = PointVector.allocate(a, c, g, n);
                             PointVector got = PointVector.allocate(a, c, g, n);
                             Points.multiply(aligned, msm.scalars(), want);

@@ -35,15 +35,20 @@ namespace lanes {
 
 constexpr uint64_t MASK52 = (1ull << 52) - 1;
 
+// A 64-bit word that may alias a vector register's storage: __m512i holds long long, which a
+// uint64_t (unsigned long) may not alias, so plain uint64_t accesses to a V let the compiler keep
+// stale copies (seen: a lane read back the value the register held before a product).
+typedef uint64_t __attribute__((may_alias)) aliasing_word;
+
 // Lane `lane` of a lanes vector v (v.l[j] holds word j of eight elements) from or to W words.
 template <int W, class V>
 inline void lane_put(V& v, int lane, const uint64_t* words) {
-    uint64_t* w = reinterpret_cast<uint64_t*>(v.l);
+    aliasing_word* w = reinterpret_cast<aliasing_word*>(v.l);
     for (int j = 0; j < W; j++) w[8 * j + lane] = words[j];
 }
 template <int W, class V>
 inline void lane_get(const V& v, int lane, uint64_t* words) {
-    const uint64_t* w = reinterpret_cast<const uint64_t*>(v.l);
+    const aliasing_word* w = reinterpret_cast<const aliasing_word*>(v.l);
     for (int j = 0; j < W; j++) words[j] = w[8 * j + lane];
 }
 

@@ -1,14 +1,17 @@
-// Large host buffers backed by transparent huge pages.
+// Host buffers that reuse memory already touched.
 //
-// A fresh buffer costs one page fault per page its first touch meets. With 4 KiB pages that is 256
-// faults per MiB; on the virtual machines this project is measured on a fault costs about 10 us,
-// so touching 8 MiB took 25-30 ms, and 0.8 ms in 2 MiB pages. Buffers of HOST_HUGE_MIN bytes or
-// more are therefore anonymous mappings aligned to 2 MiB and advised (MADV_HUGEPAGE) to use huge
-// pages where the kernel allows it (transparent_hugepage "madvise" or "always"); smaller ones come
-// from the C allocator. Either way the memory is 64-byte aligned, and zero-filled unless asked for
-// as scratch. Freed large mappings (up to 64 MiB of them) are kept for the next scratch request of
-// the same size: in a process that proves again and again, such a request then costs neither a
-// mapping nor the kernel's zeroing of a fresh one.
+// A fresh page costs a fault on first touch, and on the virtual machines this project is measured
+// on that is dear: about 10 us per 4 KiB page (3 ms per MiB) and 1-4 ms per 2 MiB huge page, while
+// rewriting memory already touched costs about 0.05 ms per MiB. So buffers of HOST_POOL_MIN bytes
+// or more are anonymous mappings that are kept when freed (up to 64 MiB of touched memory) and
+// handed to the next request of any kind that fits: the lanes copy of an MSM's bases, an MSM
+// task's buckets, H's scratch vectors and the caller's buffers all take their pages from one
+// pool, so a proof touches about as much fresh memory as it holds at its peak, not the sum of
+// what its steps ask for. A mapping reserves twice what its first request needs (address space
+// only: untouched pages cost nothing), so a larger request later can still take it. Requests of
+// HOST_HUGE_MIN bytes or more get mappings aligned to 2 MiB and advised (MADV_HUGEPAGE) to use
+// transparent huge pages where the kernel allows them. Smaller buffers come from the C allocator.
+// Either way the memory is 64-byte aligned, and zero-filled unless asked for as scratch.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +24,7 @@
 
 namespace cuzk {
 
+constexpr size_t HOST_POOL_MIN = size_t(64) << 10;
 constexpr size_t HOST_HUGE_MIN = size_t(1) << 20;
 
 // nullptr when the memory cannot be had; free with host_free and the same byte count. zero = false

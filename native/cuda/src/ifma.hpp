@@ -476,12 +476,40 @@ class IfmaBuckets {
 
     BaseArray<G> bases_{nullptr};
     const LP* lanes_ = nullptr;
-    HostVector<LP> bucket_;  // the large ones in huge pages: they are touched once per process
+    // Each task makes its own, in one buffer from host_alloc's pool, whose pages the tasks of any
+    // later MSM (of either group, G2's buckets being the larger) or another kernel then reuse:
+    // the buckets, then the batch's slots; both are written before they are read.
+    HostArray<uint8_t> storage_;
+    LP* bucket_;
+    Slot* slots_;
     std::vector<uint8_t> state_;
-    HostVector<P> overflow_;
+    // The XYZZ sums of the additions that could not wait in a batch (equal x, or a full waiting
+    // list) are few, so they are kept densely, in order of first use, and made on first use:
+    // overflow_at_[b] is 1 + the index of bucket b's sum (0: none), overflow_bucket_ the bucket of
+    // each sum.
+    std::vector<uint32_t> overflow_at_;
+    HostArray<P> overflow_;
+    HostArray<uint32_t> overflow_bucket_;
+    size_t overflow_used_ = 0;
     std::vector<Entry> batch_, deferred_, retry_;
-    HostVector<Slot> slots_;
     size_t capacity_ = 0;
+
+    static size_t bucket_bytes(size_t buckets) { return (buckets * sizeof(LP) + 63) / 64 * 64; }
+    static size_t slot_count(size_t capacity) { return (2 * capacity + 15) / 16 * 2; }  // a batch holds at most 2 * capacity additions
+
+    P& overflow(uint32_t b) {
+        uint32_t& at = overflow_at_[b];
+        if (!at) {
+            if (!overflow_) {
+                overflow_ = HostArray<P>(overflow_at_.size(), Fill::SCRATCH);
+                overflow_bucket_ = HostArray<uint32_t>(overflow_at_.size(), Fill::SCRATCH);
+            }
+            overflow_[overflow_used_] = P::infinity();
+            overflow_bucket_[overflow_used_] = b;
+            at = (uint32_t)++overflow_used_;
+        }
+        return overflow_[at - 1];
+    }
 
     // Slot s's inverse from `inv`, the inverse of the running product up to slot s; moves `inv`
     // down to slot s - 1.
@@ -637,9 +665,9 @@ class IfmaBuckets {
         } else if (st == PENDING && deferred_.size() < capacity_) {
             deferred_.push_back({b, negate, index});
         } else if (negate) {  // equal x (doubling or cancellation), or no room to wait
-            overflow_[b].sub_affine(bases_[index]);
+            overflow(b).sub_affine(bases_[index]);
         } else {
-            overflow_[b].add_affine(bases_[index]);
+            overflow(b).add_affine(bases_[index]);
         }
     }
 
@@ -651,25 +679,22 @@ class IfmaBuckets {
     }
 
 public:
-    IfmaBuckets() = default;
-    IfmaBuckets(const BaseArray<G>& bases, const LP* lanes, size_t buckets, size_t capacity) { reset(bases, lanes, buckets, capacity); }
-
-    // Empties the buckets for another task; the storage is kept (see ScratchPool).
-    void reset(const BaseArray<G>& bases, const LP* lanes, size_t buckets, size_t capacity) {
-        bases_ = bases;
-        lanes_ = lanes;
-        bucket_.resize(buckets);
-        state_.assign(buckets, EMPTY);
-        overflow_.assign(buckets, P::infinity());
-        slots_.resize((2 * capacity + 15) / 16 * 2);  // a batch holds at most 2 * capacity additions
-        capacity_ = capacity;
-        batch_.clear();
-        deferred_.clear();
-        retry_.clear();
+    // Empty buckets for one task; a batch runs when `capacity` additions wait.
+    IfmaBuckets(const BaseArray<G>& bases, const LP* lanes, size_t buckets, size_t capacity)
+        : bases_(bases),
+          lanes_(lanes),
+          storage_(bucket_bytes(buckets) + slot_count(capacity) * sizeof(Slot), Fill::SCRATCH),
+          bucket_(reinterpret_cast<LP*>(storage_.get())),
+          slots_(reinterpret_cast<Slot*>(storage_.get() + bucket_bytes(buckets))),
+          state_(buckets, EMPTY),
+          overflow_at_(buckets, 0),
+          capacity_(capacity) {
         batch_.reserve(2 * capacity);
         deferred_.reserve(capacity);
         retry_.reserve(capacity);
     }
+    IfmaBuckets(const IfmaBuckets&) = delete;
+    IfmaBuckets& operator=(const IfmaBuckets&) = delete;
 
     // bucket[b] += (negate ? -base : base); the base must not be infinity.
     void add(uint32_t b, uint64_t index, bool negate) {
@@ -681,15 +706,9 @@ public:
         while (!batch_.empty() || !deferred_.empty()) run_batch();
     }
 
-    // Bytes of storage held (kept between tasks by ScratchPool).
-    size_t footprint() const {
-        return bucket_.capacity() * sizeof(LP) + state_.capacity() + overflow_.capacity() * sizeof(P)
-               + (batch_.capacity() + deferred_.capacity() + retry_.capacity()) * sizeof(Entry) + slots_.capacity() * sizeof(Slot);
-    }
-
     void add_to(size_t b, P& running) const {
         if (state_[b] != EMPTY) running.add_affine(A{L::from_lanes_form(bucket_[b].x), L::from_lanes_form(bucket_[b].y)});
-        running.add(overflow_[b]);
+        if (overflow_at_[b]) running.add(overflow_[overflow_at_[b] - 1]);
     }
 
     // sum over the buckets b of w(b) * bucket b, w(b) = b / spread + 1 (the digit of b, see
@@ -736,16 +755,14 @@ public:
             const uint64_t below = (uint64_t)(lane * part / spread);  // w(lo) - 1
             if (below && !(run_inf >> lane & 1)) total.add(times(get_xyzz(run, lane), below));
         }
-        // The overflow: each non-empty sum times its weight, or by running sums when many are.
-        size_t used = 0;
-        for (size_t b = 0; b < nb; b++) used += !overflow_[b].is_inf();
-        if (used * 16 <= nb) {
-            for (size_t b = 0; b < nb; b++) {
-                if (!overflow_[b].is_inf()) total.add(times(overflow_[b], b / spread + 1));
-            }
-        } else if (used) {
+        // The overflow: each sum times its weight, or by running sums when many buckets have one.
+        if (overflow_used_ * 16 <= nb) {
+            for (size_t i = 0; i < overflow_used_; i++) total.add(times(overflow_[i], overflow_bucket_[i] / spread + 1));
+        } else {
             P running = P::infinity();
-            reduce_spread(nb, spread, running, total, [&](size_t j, P& into) { into.add(overflow_[j]); });
+            reduce_spread(nb, spread, running, total, [&](size_t j, P& into) {
+                if (overflow_at_[j]) into.add(overflow_[overflow_at_[j] - 1]);
+            });
         }
         return total;
     }

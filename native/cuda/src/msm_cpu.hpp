@@ -381,11 +381,10 @@ void msm_cpu(const void* base_memory, const uint64_t* scalars, uint64_t n, bool 
 #if defined(CUZK_BATCH_IFMA)
         if constexpr (has_lanes) {
             if (lanes && end - begin >= MSM_BATCH_AFFINE_MIN) {
-                auto bucket = ScratchPool<lanes::IfmaBuckets<G>>::shared().take();
-                bucket->reset(bases, lanes.get(), nb, std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, nb / 2)));
-                accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket->add(b, i, neg); });
-                bucket->finish();
-                partial[task] = bucket->weighted_sum(spread);
+                lanes::IfmaBuckets<G> bucket(bases, lanes.get(), nb, std::min<size_t>(MSM_IFMA_BATCH, std::max<size_t>(64, nb / 2)));
+                accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, i, neg); });
+                bucket.finish();
+                partial[task] = bucket.weighted_sum(spread);
                 return;
             }
         }

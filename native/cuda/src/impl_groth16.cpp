@@ -149,7 +149,7 @@ cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void
         with_h_vectors(
             config, a, b, c,
             [&](auto tag) { groth16_h_cpu_prepare<typename decltype(tag)::type>((int)config->log_n, config->threads); },
-            [&](auto* fa, auto* fb, auto* fc) { groth16_h_cpu(fa, fb, fc, (int)config->log_n, config->threads); });
+            [&](auto* fa, auto* fb, auto* fc, bool canonical) { groth16_h_cpu(fa, fb, fc, (int)config->log_n, config->threads, canonical); });
     });
 }
 

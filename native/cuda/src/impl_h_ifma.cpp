@@ -10,7 +10,9 @@ cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void
         with_h_vectors(
             config, a, b, c,
             [&](auto tag) { lanes::groth16_h_ifma_prepare<typename decltype(tag)::type>((int)config->log_n, config->threads); },
-            [&](auto* fa, auto* fb, auto* fc) { lanes::groth16_h_ifma(fa, fb, fc, (int)config->log_n, config->threads); });
+            [&](auto* fa, auto* fb, auto* fc, bool canonical) {
+                lanes::groth16_h_ifma(fa, fb, fc, (int)config->log_n, config->threads, canonical);
+            });
     });
 }
 

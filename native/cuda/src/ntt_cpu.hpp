@@ -216,7 +216,7 @@ void ntt_values_to_coset(Fr* a, int log_n, const Fr* scale_powers, unsigned thre
 // taken to the coset by the 2^(log_n+1)-th root of unity, then a = a * b - c (b and c are
 // overwritten). See cuzk_groth16_h.
 template <class Fr>
-void groth16_h_cpu(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
+void groth16_h_cpu(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads, bool canonical = false) {
     threads = resolve_threads(threads);
     const Fr shift = root_of_unity<Fr>(log_n + 1);
     const uint64_t n = 1ull << log_n;
@@ -228,6 +228,9 @@ void groth16_h_cpu(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
     parallel_for(threads, (n + chunk - 1) / chunk, [&](size_t k) {
         const uint64_t end = std::min<uint64_t>(n, (k + 1) * chunk);
         for (uint64_t i = k * chunk; i < end; i++) gpu::groth16_h_body(a, b, c, i);
+        if (canonical) {
+            for (uint64_t i = k * chunk; i < end; i++) a[i] = a[i].from_mont();
+        }
     });
 }
 

@@ -213,11 +213,15 @@ class LanesH {
 
     // a = a * b - c over registers [g0, g1), stored back canonical; f is R'^2 / R (the product
     // of two values x R by the lanes' product leaves x^2 R^2 / R').
-    CUZK_IFMA static void finish(const V* xa, const V* xb, const V* xc, const uint64_t* f, Fr* a, size_t g0, size_t g1) {
-        V fv;
+    // a = xa * xb * f - xc, back in the ordinary form; with u (not null) times u as well.
+    CUZK_IFMA static void finish(const V* xa, const V* xb, const V* xc, const uint64_t* f, const uint64_t* u, Fr* a, size_t g0,
+                                 size_t g1) {
+        V fv, uv;
         for (int j = 0; j < K; j++) fv.l[j] = _mm512_set1_epi64((long long)f[j]);
+        for (int j = 0; j < K && u; j++) uv.l[j] = _mm512_set1_epi64((long long)u[j]);
         for (size_t g = g0; g < g1; g++) {
-            const V h = L::sub_r(L::mul(L::mul(xa[g], xb[g]), fv), xc[g]);
+            V h = L::sub_r(L::mul(L::mul(xa[g], xb[g]), fv), xc[g]);  // below 2p
+            if (u) h = L::mul(h, uv);
             for (int lane = 0; lane < 8; lane++) {
                 uint64_t limbs[K];
                 lane_get<K>(h, lane, limbs);
@@ -238,7 +242,7 @@ public:
 
     static void prepare(int log_n, unsigned threads) { tables(log_n, resolve_threads(threads)); }
 
-    static void run(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
+    static void run(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads, bool canonical) {
         threads = resolve_threads(threads);
         auto t = tables(log_n, threads);
         const size_t nv = (size_t)1 << (log_n - 3);
@@ -253,20 +257,25 @@ public:
         const Fr factor = L::pow2(2 * 52 * K - 128 * N);  // its stored words are R'^2 / R
         uint64_t f[K];
         to52<N, K>(factor.l, f);
+        // For canonical output, one more product with R'/R: the Montgomery form's words h*R
+        // become h (its stored words are R'/R).
+        const Fr unmont = L::pow2(52 * K - 128 * N);
+        uint64_t u[K];
+        to52<N, K>(unmont.l, u);
         parallel_for(threads, (nv + 511) / 512, [&](size_t ch) {
-            finish(x[0], x[1], x[2], f, a, ch * 512, std::min(nv, (ch + 1) * 512));
+            finish(x[0], x[1], x[2], f, canonical ? u : nullptr, a, ch * 512, std::min(nv, (ch + 1) * 512));
         });
     }
 };
 
 // cuzk_groth16_h on this path: the lanes from 2^6 to 2^20 elements, the scalar code elsewhere.
 template <class Fr>
-void groth16_h_ifma(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads) {
+void groth16_h_ifma(Fr* a, Fr* b, Fr* c, int log_n, unsigned threads, bool canonical) {
     if (log_n < LanesH<Fr>::MIN_LOG || log_n > LanesH<Fr>::MAX_LOG) {
-        groth16_h_cpu(a, b, c, log_n, threads);
+        groth16_h_cpu(a, b, c, log_n, threads, canonical);
         return;
     }
-    LanesH<Fr>::run(a, b, c, log_n, threads);
+    LanesH<Fr>::run(a, b, c, log_n, threads, canonical);
 }
 
 // What groth16_h_ifma keeps per domain size.

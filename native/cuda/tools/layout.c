@@ -1,6 +1,7 @@
 /* Prints sizeof and offsetof of every struct in cuzk.h, one "name size" or "name.field offset"
- * line each, compiled from the same header as the library. The Java layout tests compare the
- * hand-written FFM layouts with this output. */
+ * line each, and the values of the enum constants the bindings name, one "NAME value" line each,
+ * compiled from the same header as the library. The Java layout tests compare the hand-written FFM
+ * layouts and constants with this output. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -8,6 +9,7 @@
 
 #define SIZE(T) printf("%s %zu\n", #T, sizeof(T))
 #define FIELD(T, f) printf("%s.%s %zu\n", #T, #f, offsetof(T, f))
+#define CONSTANT(c) printf("%s %lld\n", #c, (long long)(c))
 
 int main(void) {
     SIZE(cuzk_library_info);
@@ -83,5 +85,9 @@ int main(void) {
     FIELD(cuzk_check_result, index);
     FIELD(cuzk_check_result, status);
     FIELD(cuzk_check_result, reserved);
+
+    CONSTANT(CUZK_ABI_VERSION);
+    CONSTANT(CUZK_H_PREPARE);
+    CONSTANT(CUZK_H_CANONICAL);
     return 0;
 }

@@ -206,7 +206,10 @@ enum cuzk_h_flags {
     /* Only make the tables H needs for this domain size (roots of unity, twiddles, the coset's
      * powers), which the library keeps per size for the process: a, b and c are not used and may
      * be NULL. A prover that knows its domain early can pay for them while it reads its inputs. */
-    CUZK_H_PREPARE = 1
+    CUZK_H_PREPARE = 1,
+    /* Leave h in a as canonical values instead of Montgomery form: what cuzk_msm takes as
+     * CUZK_SCALAR_CANONICAL without converting a copy of its scalars first. */
+    CUZK_H_CANONICAL = 2
 };
 
 /* Arguments of cuzk_host_alloc and cuzk_host_free. */

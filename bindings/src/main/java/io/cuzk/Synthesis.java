@@ -63,10 +63,20 @@ public final class Synthesis {
     /**
      * Groth16's H in one native call, as snarkjs computes it: the inverse NTT of a, b and c
      * (Montgomery form, evaluations on the domain of their size, a power of two), the NTT on the
-     * coset by the root of unity of twice that order, then h = a·b − c, left in a; b and c are
-     * overwritten.
+     * coset by the root of unity of twice that order, then h = a·b − c, left in a (Montgomery
+     * form); b and c are overwritten.
      */
     public static void h(ScalarVector a, ScalarVector b, ScalarVector c, int threads) {
+        h(a, b, c, threads, ScalarForm.MONTGOMERY);
+    }
+
+    /**
+     * {@link #h(ScalarVector, ScalarVector, ScalarVector, int)} with h left in a in the given form,
+     * returned as a view of a's memory in that form. Canonical h is what an MSM takes without
+     * first converting a copy of its scalars (Groth16's H·h).
+     */
+    public static ScalarVector h(ScalarVector a, ScalarVector b, ScalarVector c, int threads, ScalarForm hForm) {
+        Validate.notNull(hForm, "hForm");
         Validate.notNull(a, "a");
         Validate.notNull(b, "b");
         Validate.notNull(c, "c");
@@ -80,7 +90,9 @@ public final class Synthesis {
         }
         Validate.isTrue(a.segment().address() != b.segment().address() && b.segment().address() != c.segment().address()
                 && a.segment().address() != c.segment().address(), "a, b and c must be distinct vectors");
-        callH(a.curve(), Long.numberOfTrailingZeros(n), threads, 0, a.segment(), b.segment(), c.segment());
+        int flags = hForm == ScalarForm.CANONICAL ? cuzk_h.CUZK_H_CANONICAL() : 0;
+        callH(a.curve(), Long.numberOfTrailingZeros(n), threads, flags, a.segment(), b.segment(), c.segment());
+        return hForm == a.form() ? a : ScalarVector.wrap(a.curve(), hForm, a.segment());
     }
 
     private static void callH(Curve curve, int logN, int threads, int flags, MemorySegment a, MemorySegment b, MemorySegment c) {

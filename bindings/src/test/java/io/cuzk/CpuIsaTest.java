@@ -84,8 +84,15 @@ class CpuIsaTest {
                             abc[j].set(i, new BigInteger(256, rnd));
                         }
                     }
+                    ScalarVector[] copy = new ScalarVector[3];
+                    for (int j = 0; j < 3; j++) {
+                        copy[j] = ScalarVector.allocate(a, c, 1 << log, ScalarForm.MONTGOMERY);
+                        MemorySegment.copy(abc[j].segment(), 0, copy[j].segment(), 0, abc[j].segment().byteSize());
+                    }
                     Synthesis.h(abc[0], abc[1], abc[2], 0);
                     out.add(abc[0].segment().toArray(ValueLayout.JAVA_BYTE));
+                    Synthesis.h(copy[0], copy[1], copy[2], 0, ScalarForm.CANONICAL); // left ready for the MSM
+                    out.add(copy[0].segment().toArray(ValueLayout.JAVA_BYTE));
                 }
             }
         }

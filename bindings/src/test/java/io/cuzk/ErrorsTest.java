@@ -67,9 +67,9 @@ class ErrorsTest {
             MemorySegment h = cuzk_h_config.allocate(a);
             cuzk_h_config.curve(h, Curve.BN254.id());
             cuzk_h_config.log_n(h, 3);
-            cuzk_h_config.flags(h, 2);
+            cuzk_h_config.flags(h, 4);
             e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_h(h, v, w, x), "cuzk_groth16_h"));
-            assertTrue(e.nativeMessage().contains("unknown flags 2"), e.nativeMessage());
+            assertTrue(e.nativeMessage().contains("unknown flags 4"), e.nativeMessage());
             // preparing takes no vectors; it checks the domain like a real call
             cuzk_h_config.flags(h, cuzk_h.CUZK_H_PREPARE());
             Checked.check(cuzk_h.cuzk_groth16_h(h, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL), "cuzk_groth16_h");

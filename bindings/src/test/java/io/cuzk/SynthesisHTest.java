@@ -1,10 +1,12 @@
 package io.cuzk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,6 +77,48 @@ class SynthesisHTest {
             ScalarOps.subtract(ea, ec, ea);
             assertEquals(List.of(NttTest.read(ea)), List.of(NttTest.read(va)));
         }
+    }
+
+    /**
+     * h left canonical (for the MSM) holds the values h left in Montgomery form holds, on the
+     * scalar code's sizes and the IFMA lanes' (from 2^6, with stages across blocks at 2^14), on
+     * every CPU path this machine has.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void canonicalOutputHoldsTheSameValues(Curve c) {
+        for (CpuIsa isa : Cuzk.libraryInfo().availableCpuIsas()) {
+            Cuzk.setCpuIsa(isa);
+            try (Arena arena = Arena.ofConfined()) {
+                for (int k : new int[] {0, 3, 6, 9, 14}) {
+                    int n = 1 << k;
+                    BigInteger[] a = NttTest.random(c, n, 40 + k), b = NttTest.random(c, n, 50 + k), cc = NttTest.random(c, n, 60 + k);
+                    ScalarVector ma = NttTest.load(arena, c, a), mb = NttTest.load(arena, c, b), mc = NttTest.load(arena, c, cc);
+                    ScalarVector ca = NttTest.load(arena, c, a), cb = NttTest.load(arena, c, b), ccc = NttTest.load(arena, c, cc);
+                    ScalarVector montgomery = Synthesis.h(ma, mb, mc, 0, ScalarForm.MONTGOMERY);
+                    ScalarVector canonical = Synthesis.h(ca, cb, ccc, 0, ScalarForm.CANONICAL);
+                    assertSame(ma, montgomery, "Montgomery h is a itself");
+                    assertEquals(ScalarForm.CANONICAL, canonical.form());
+                    assertEquals(ca.segment().address(), canonical.segment().address(), "canonical h is left in a");
+                    assertEquals(n, canonical.size());
+                    assertEquals(List.of(NttTest.read(montgomery)), List.of(NttTest.read(canonical)), c + " " + isa + " 2^" + k);
+                    for (int i = 0; i < n; i++) {
+                        BigInteger raw = new BigInteger(1, reversed(canonical.segment().asSlice(32L * i, 32).toArray(ValueLayout.JAVA_BYTE)));
+                        assertTrue(raw.compareTo(c.r()) < 0, "stored value " + i + " is below r");
+                    }
+                }
+            } finally {
+                Cuzk.setCpuIsa(CpuIsa.AUTO);
+            }
+        }
+    }
+
+    static byte[] reversed(byte[] le) {
+        byte[] be = new byte[le.length];
+        for (int i = 0; i < le.length; i++) {
+            be[i] = le[le.length - 1 - i];
+        }
+        return be;
     }
 
     @ParameterizedTest

@@ -33,6 +33,13 @@ public final class cuzk_h {
         return CUZK_H_PREPARE;
     }
 
+    private static final int CUZK_H_CANONICAL = 2;
+
+    /** {@snippet lang=c : enum cuzk_h_flags.CUZK_H_CANONICAL = 2 } */
+    public static int CUZK_H_CANONICAL() {
+        return CUZK_H_CANONICAL;
+    }
+
     public static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
     public static final ValueLayout.OfLong C_LONG_LONG = ValueLayout.JAVA_LONG;
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS

@@ -1,7 +1,6 @@
 package io.cuzk.engine;
 
 import io.cuzk.Backend;
-import io.cuzk.ScalarForm;
 import io.cuzk.ScalarVector;
 import io.cuzk.groth16.Groth16Prover;
 import java.lang.foreign.MemorySegment;
@@ -58,11 +57,11 @@ final class CpuDevice implements ProvingDevice {
         p.deviceStart = t0;
         timeline.begin(t0);
         try {
-            Groth16Prover.computeH(p.key, p.a, p.b, p.c, backend);
+            ScalarVector inA = Groth16Prover.computeH(p.key, p.a, p.b, p.c, backend);
             // the device's own copy of h: what a GPU would upload before a, b and c can go
-            MemorySegment hMem = p.arena.allocate(p.a.segment().byteSize(), 8);
-            MemorySegment.copy(p.a.segment(), 0, hMem, 0, hMem.byteSize());
-            ScalarVector h = ScalarVector.wrap(p.key.curve(), ScalarForm.MONTGOMERY, hMem);
+            MemorySegment hMem = p.arena.allocate(inA.segment().byteSize(), 8);
+            MemorySegment.copy(inA.segment(), 0, hMem, 0, hMem.byteSize());
+            ScalarVector h = ScalarVector.wrap(p.key.curve(), inA.form(), hMem);
             abcTaken.run();
             return Groth16Prover.msms(p.key, p.witness, h, backend);
         } finally {

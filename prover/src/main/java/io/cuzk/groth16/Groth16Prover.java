@@ -70,24 +70,23 @@ public final class Groth16Prover {
                             ForkJoinPool.commonPool()).finish();
                 }
             } else {
-                computeH(key, a, b, c, backend);
-                msms = msms(key, witness.values(), a, backend);
+                msms = msms(key, witness.values(), computeH(key, a, b, c, backend), backend);
             }
         }
         return assemble(key, msms, blinding.draw(curve), witness.publicSignals(key.nPublic()));
     }
 
     /**
-     * Step 2 and 3: from a, b, c (evaluations on the domain, Montgomery form) to h, left in a;
-     * b and c are overwritten. On the CPU one native call does every step ({@link Synthesis#h});
-     * other backends run the NTTs themselves.
+     * Step 2 and 3: from a, b, c (evaluations on the domain, Montgomery form) to h, left in a and
+     * returned as a view of a; b and c are overwritten. On the CPU one native call does every step
+     * ({@link Synthesis#h}) and leaves h canonical, as the MSM takes it without converting a copy;
+     * other backends run the NTTs themselves and leave it in Montgomery form.
      */
-    public static void computeH(ProvingKey key, ScalarVector a, ScalarVector b, ScalarVector c, Backend backend) {
+    public static ScalarVector computeH(ProvingKey key, ScalarVector a, ScalarVector b, ScalarVector c, Backend backend) {
         int n = key.domainSize();
         Validate.isTrue(a.size() == n && b.size() == n && c.size() == n, "a, b and c must have the domain's size %d", n);
         if (backend instanceof CpuBackend cpu) {
-            Synthesis.h(a, b, c, cpu.hostThreads());
-            return;
+            return Synthesis.h(a, b, c, cpu.hostThreads(), ScalarForm.CANONICAL);
         }
         BigInteger shift = rootOfUnity(key.curve(), Integer.numberOfTrailingZeros(n) + 1);
         for (ScalarVector v : new ScalarVector[] {a, b, c}) {
@@ -96,9 +95,10 @@ public final class Groth16Prover {
         }
         ScalarOps.multiply(a, b, a);
         ScalarOps.subtract(a, c, a);
+        return a;
     }
 
-    /** Step 4: the MSMs, from the canonical witness and h (Montgomery form). */
+    /** Step 4: the MSMs, from the canonical witness and h (either form). */
     public static Msms msms(ProvingKey key, ScalarVector witness, ScalarVector h, Backend backend) {
         return new Msms(backend.msm(key.a(), witness), backend.msm(key.b1(), witness), backend.msm(key.b2(), witness),
                 backend.msm(key.c(), witness.slice(key.nPublic() + 1L, key.c().size())), backend.msm(key.h(), h));

@@ -21,6 +21,7 @@ namespace cuzk {
 namespace ifma {
 cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
 cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
+cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* src, void* dst, cuzk_check_result* result);
 }
 }  // namespace cuzk
 #endif
@@ -77,7 +78,7 @@ std::atomic<uint32_t>& current_isa() {
 }
 
 // Calls fn's portable or x86-adx implementation, whichever is in use (x86-ifma differs from
-// x86-adx only in the MSM and Groth16's H: CUZK_DISPATCH_IFMA).
+// x86-adx only in the MSM, Groth16's H and the points' checks: CUZK_DISPATCH_IFMA).
 #if CUZK_HAVE_ADX_PATH
 #define CUZK_DISPATCH(fn, ...) \
     (current_isa().load(std::memory_order_relaxed) != CUZK_CPU_ISA_PORTABLE ? cuzk::adx::fn(__VA_ARGS__) : cuzk::portable::fn(__VA_ARGS__))
@@ -211,7 +212,7 @@ CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void
 
 CUZK_API cuzk_status_t cuzk_points_decode(const cuzk_codec_config* config, const void* src, void* dst,
                                           cuzk_check_result* result) {
-    return CUZK_DISPATCH(impl_points_decode, config, src, dst, result);
+    return CUZK_DISPATCH_IFMA(impl_points_decode, config, src, dst, result);
 }
 
 CUZK_API cuzk_status_t cuzk_points_encode(const cuzk_codec_config* config, const void* src, void* dst) {

@@ -131,9 +131,11 @@ inline const char* check_reason(cuzk_status_t s) {
 
 // Runs check(i) -> status over [0, n) in parallel and reports the lowest failing index; reason
 // words a failing status for the message (the points' reasons unless the caller checks other items).
-template <class Check, class Reason = const char* (*)(cuzk_status_t)>
-void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const char* what, Check&& check,
-               Reason reason = &check_reason) {
+// passes(begin, end) may vouch for a whole chunk of items at once (a faster check of the same
+// rules); a chunk it does not vouch for is checked item by item.
+template <class Passes, class Check, class Reason = const char* (*)(cuzk_status_t)>
+void check_all_chunked(uint64_t n, unsigned threads, cuzk_check_result* result, const char* what, Passes&& passes,
+                       Check&& check, Reason reason = &check_reason) {
     std::atomic<uint64_t> first_bad{UINT64_MAX};
     const size_t chunk = 256;
     size_t chunks = (n + chunk - 1) / chunk;
@@ -141,6 +143,7 @@ void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const ch
     std::vector<uint64_t> chunk_index(chunks, UINT64_MAX);
     parallel_for(threads, chunks, [&](size_t c) {
         size_t end = std::min<size_t>(n, (c + 1) * chunk);
+        if (passes(c * chunk, end)) return;
         for (size_t i = c * chunk; i < end; i++) {
             if (i > first_bad.load(std::memory_order_relaxed)) return;  // a lower failure is known
             cuzk_status_t s = check(i);
@@ -167,6 +170,12 @@ void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const ch
         result->status = s;
     }
     fail(s, std::string(what) + " " + std::to_string(bad) + ": " + reason(s));
+}
+
+template <class Check, class Reason = const char* (*)(cuzk_status_t)>
+void check_all(uint64_t n, unsigned threads, cuzk_check_result* result, const char* what, Check&& check,
+               Reason reason = &check_reason) {
+    check_all_chunked(n, threads, result, what, [](size_t, size_t) { return false; }, check, reason);
 }
 
 CUZK_NS_END

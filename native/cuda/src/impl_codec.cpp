@@ -3,6 +3,7 @@
 
 #include "codec.hpp"
 #include "api_common.hpp"
+#include "check_ifma.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {
@@ -25,13 +26,27 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
             require(ds >= PointCodec<G>::NATIVE_BYTES && ds % 8 == 0, "dst_stride must hold a point and be a multiple of 8");
             const uint8_t* s = static_cast<const uint8_t*>(src);
             uint8_t* d = static_cast<uint8_t*>(dst);
-            check_all(config->count, config->threads, result, "point", [&](size_t i) {
+            auto one = [&](size_t i) {
                 if (!d) {  // checked only
                     Affine<G> tmp;
                     return codec.decode(s + i * ss, tmp, config->checks);
                 }
                 return codec.decode(s + i * ss, *reinterpret_cast<Affine<G>*>(d + i * ds), config->checks);
-            });
+            };
+#if defined(CUZK_BATCH_IFMA)
+            // Checking only (as a key's sections are), in the native layout: eight points at a time.
+            if constexpr (lanes::algebra_of<typename G::F>::exists) {
+                const uint32_t checks = config->checks;
+                if (!d && config->encoding == CUZK_ENCODING_NATIVE && (checks & CUZK_CHECK_CANONICAL) && !(checks & CUZK_CHECK_SUBGROUP)) {
+                    const bool on_curve = (checks & CUZK_CHECK_ON_CURVE) != 0;
+                    check_all_chunked(
+                        config->count, config->threads, result, "point",
+                        [&](size_t begin, size_t end) { return lanes::points_pass<G>(s, ss, begin, end, on_curve); }, one);
+                    return;
+                }
+            }
+#endif
+            check_all(config->count, config->threads, result, "point", one);
         });
     });
 }

@@ -126,7 +126,7 @@ enum cuzk_cpu_isa {
     CUZK_CPU_ISA_AUTO = 0,     /* for cuzk_set_cpu_isa: the best this CPU and build support */
     CUZK_CPU_ISA_PORTABLE = 1, /* plain C++, any CPU */
     CUZK_CPU_ISA_X86_ADX = 2,  /* x86-64 with BMI2 and ADX: MULX/ADCX/ADOX Montgomery products */
-    CUZK_CPU_ISA_X86_IFMA = 3  /* x86-adx plus AVX-512 IFMA: MSM additions and H eight at a time */
+    CUZK_CPU_ISA_X86_IFMA = 3  /* x86-adx plus AVX-512 IFMA: MSM additions, H and point checks eight at a time */
 };
 
 typedef struct cuzk_library_info {

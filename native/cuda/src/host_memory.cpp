@@ -115,24 +115,26 @@ void* pooled_alloc(size_t bytes, bool zero) noexcept {
     return m.p;
 }
 
-void pooled_free(void* p) noexcept {
+// Returns p's mapping to the pool (or unmaps it); false when p is not a pooled mapping.
+bool pooled_free(void* p) noexcept {
     Mapping m;
     {
         std::lock_guard<std::mutex> lock(pool_mutex);
         auto it = live_maps->find(p);
-        if (it == live_maps->end()) return;  // not ours: ignore rather than corrupt the pool
+        if (it == live_maps->end()) return false;
         m = it->second;
         live_maps->erase(it);
         if (kept_used + m.used <= KEEP_MAX) {
             try {
                 free_maps->push_back(m);
                 kept_used += m.used;
-                return;
+                return true;
             } catch (...) {  // no room to keep it: unmapped below
             }
         }
     }
     munmap(m.p, m.reserve);
+    return true;
 }
 #endif
 
@@ -151,13 +153,10 @@ void* host_alloc(size_t bytes, bool zero) noexcept {
 }
 
 void host_free(void* p, size_t bytes) noexcept {
+    (void)bytes;  // where the memory came from is known by its address: a wrong size cannot misroute it
     if (!p) return;
-    if (bytes == 0) bytes = 1;
 #if defined(__linux__)
-    if (bytes >= HOST_POOL_MIN) {
-        pooled_free(p);
-        return;
-    }
+    if (pooled_free(p)) return;
 #endif
     std::free(p);
 }

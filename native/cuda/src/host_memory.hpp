@@ -69,7 +69,7 @@ public:
     explicit operator bool() const { return p_ != nullptr; }
 };
 
-// A std::vector allocator over host_alloc: large scratch vectors in huge pages.
+// A std::vector allocator over host_alloc: large scratch vectors from its pool of kept mappings.
 template <class T>
 struct HostAllocator {
     using value_type = T;

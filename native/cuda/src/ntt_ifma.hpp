@@ -211,9 +211,9 @@ class LanesH {
         });
     }
 
-    // a = a * b - c over registers [g0, g1), stored back canonical; f is R'^2 / R (the product
-    // of two values x R by the lanes' product leaves x^2 R^2 / R').
-    // a = xa * xb * f - xc, back in the ordinary form; with u (not null) times u as well.
+    // a = a * b - c over registers [g0, g1), stored back reduced below p; f is R'^2 / R (the
+    // product of two values x R by the lanes' product leaves x^2 R^2 / R'). With u (R' / R, not
+    // null) the result is multiplied once more, which takes its Montgomery form h R to h.
     CUZK_IFMA static void finish(const V* xa, const V* xb, const V* xc, const uint64_t* f, const uint64_t* u, Fr* a, size_t g0,
                                  size_t g1) {
         V fv, uv;

@@ -273,8 +273,9 @@ CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, void* a, 
 /* Groth16's H on the CPU, as snarkjs computes it and as cuzk_cuda_groth16_h does on a GPU: a, b
  * and c (Montgomery Fr, 2^log_n each, evaluations on the domain) each get the inverse NTT, then
  * the NTT on the coset by the 2^(log_n+1)-th root of unity 5^((r-1)/2^(log_n+1)); then
- * a[i] = a[i] * b[i] - c[i]. h is left in a; b and c are overwritten. One call instead of six NTTs
- * and two element-wise operations. threads: 0 = all hardware threads. */
+ * a[i] = a[i] * b[i] - c[i]. h is left in a, in Montgomery form or, with CUZK_H_CANONICAL in
+ * config->flags, canonical; b and c are overwritten. One call instead of six NTTs and two
+ * element-wise operations. threads: 0 = all hardware threads. */
 CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 
 /* ---- the GPU algorithms on the host -------------------------------------------------------- */

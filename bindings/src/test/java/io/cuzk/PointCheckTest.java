@@ -7,9 +7,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -26,8 +29,8 @@ class PointCheckTest {
     static final int N = 1003; // three whole chunks of 256 and a tail that is not a whole group of 8
     static final int[] POSITIONS = {0, 5, 8, 255, 256, 517, 999, 1002};
 
-    static java.util.stream.Stream<Arguments> cases() {
-        java.util.List<Arguments> all = new java.util.ArrayList<>();
+    static Stream<Arguments> cases() {
+        List<Arguments> all = new ArrayList<>();
         for (CpuIsa isa : Cuzk.libraryInfo().availableCpuIsas()) {
             for (Curve c : Curve.values()) {
                 for (Group g : Group.values()) {

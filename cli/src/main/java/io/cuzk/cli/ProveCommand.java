@@ -15,8 +15,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * {@code cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>}: the arguments of
@@ -34,19 +32,16 @@ final class ProveCommand {
         Path publicJson = Path.of(opts.positional().get(3));
         boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
         Backend backend = backend(opts, quiet ? null : out);
-        // First uses that need at most the key's headers run on two more threads while this one
-        // reads and checks the key and the witness: on one, the linking of the proof's native calls
-        // and the tables H keeps for the key's domain size (Groth16Prover.prepare); on the other,
-        // SecureRandom's providers (about 10 ms). The JDK sets up native calls in class
-        // initialisers that run one thread at a time, so while this thread and the first wait for
-        // them (about 30 ms) a core is free for SecureRandom, which had made the proof wait for it.
-        FutureTask<Blinding> blinding = new FutureTask<>(Blinding::secure);
-        Thread.ofPlatform().daemon().name("cuzk-random").start(blinding);
+        // First uses that need at most the key's headers run on another thread while this one
+        // reads and checks the key and the witness: the linking of the proof's native calls and the
+        // tables H keeps for the key's domain size (Groth16Prover.prepare). The blinding's generator
+        // (SystemRandom) costs about a millisecond, so it needs no thread of its own (the JDK's
+        // default SecureRandom took about 30 ms of CPU, and had one).
         Thread.ofPlatform().daemon().name("cuzk-prepare").start(() -> prepare(zkey, backend));
         long t0 = System.nanoTime();
         try (ProvingKey key = read(() -> ProvingKey.read(zkey), zkey); Witness witness = read(() -> Witness.read(wtns), wtns)) {
             long t1 = System.nanoTime();
-            Proof proof = new Groth16Prover(backend, join(blinding)).prove(key, witness);
+            Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness);
             long t2 = System.nanoTime();
             createParent(proofJson);
             createParent(publicJson);
@@ -89,20 +84,6 @@ final class ProveCommand {
             Groth16Prover.prepare(ProvingKey.shape(zkey), backend);
         } catch (IOException | RuntimeException e) {
             // only an optimisation: the main thread reads the key and reports what is wrong with it
-        }
-    }
-
-    private static Blinding join(FutureTask<Blinding> task) {
-        try {
-            return task.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the proof was prepared", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re; // such as a NativeLibraryException, which the command reports as it is
-            }
-            throw new IllegalStateException("the proof could not be prepared: " + e.getCause(), e.getCause());
         }
     }
 

@@ -15,9 +15,9 @@ public interface Blinding {
     /** r, then s, each in [0, order). */
     BigInteger[] draw(Curve curve);
 
-    /** Uniform r and s from a SecureRandom. */
+    /** Uniform r and s from a SecureRandom: the operating system's generator ({@link SystemRandom}). */
     static Blinding secure() {
-        SecureRandom rng = new SecureRandom();
+        SecureRandom rng = SystemRandom.create();
         return curve -> {
             BigInteger r = new BigInteger(curve.r().bitLength() + 128, rng).mod(curve.r());
             BigInteger s = new BigInteger(curve.r().bitLength() + 128, rng).mod(curve.r());

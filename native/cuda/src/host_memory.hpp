@@ -15,8 +15,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -94,66 +92,5 @@ struct HostAllocator {
 };
 template <class T>
 using HostVector = std::vector<T, HostAllocator<T>>;
-
-// Scratch objects (an MSM task's buckets) handed from one task to the next and from one call to
-// the next: a task takes one (or a new one), uses it and puts it back. Memory a kept object holds
-// is touched once, not once per task: a fresh 4 KiB page costs a fault, about 10 us on the virtual
-// machines measured here. What is kept is bounded: objects above MAX_OBJECT bytes are freed when
-// put back, and the pool keeps at most MAX_KEPT bytes (so at most a few MiB per thread at the
-// sizes where faults matter; larger MSMs spend their time elsewhere). T::footprint() says how
-// many bytes an object holds.
-template <class T>
-class ScratchPool {
-    static constexpr size_t MAX_OBJECT = size_t(8) << 20;
-    static constexpr size_t MAX_KEPT = size_t(32) << 20;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<T>> free_;
-    size_t kept_ = 0;
-
-    void put(std::unique_ptr<T> obj) noexcept {
-        const size_t bytes = obj->footprint();
-        if (bytes > MAX_OBJECT) return;
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (kept_ + bytes > MAX_KEPT) return;
-        try {
-            free_.push_back(std::move(obj));
-            kept_ += bytes;
-        } catch (...) {  // no room to keep it: it is simply freed
-        }
-    }
-
-public:
-    // One pool per object type for the whole process.
-    static ScratchPool& shared() {
-        static ScratchPool* pool = new ScratchPool();  // never destroyed: tasks may outlive static destructors
-        return *pool;
-    }
-
-    class Lease {
-        ScratchPool* pool_;
-        std::unique_ptr<T> obj_;
-
-    public:
-        Lease(ScratchPool* pool, std::unique_ptr<T> obj) : pool_(pool), obj_(std::move(obj)) {}
-        Lease(const Lease&) = delete;
-        Lease& operator=(const Lease&) = delete;
-        ~Lease() { pool_->put(std::move(obj_)); }
-        T& operator*() const { return *obj_; }
-        T* operator->() const { return obj_.get(); }
-    };
-
-    Lease take() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!free_.empty()) {
-                std::unique_ptr<T> obj = std::move(free_.back());
-                free_.pop_back();
-                kept_ -= obj->footprint();
-                return Lease(this, std::move(obj));
-            }
-        }
-        return Lease(this, std::make_unique<T>());
-    }
-};
 
 }  // namespace cuzk

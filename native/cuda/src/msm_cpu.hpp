@@ -97,8 +97,10 @@ class BatchAffineBuckets {
         uint64_t index;  // of the base
     };
 
-    BaseArray<G> bases_{nullptr};
-    HostVector<A> bucket_;  // the large ones in huge pages: they are touched once per process
+    BaseArray<G> bases_;
+    // Each task makes its own: the large arrays come from host_alloc's pool of kept mappings, whose
+    // pages any later task, MSM or kernel reuses.
+    HostVector<A> bucket_;
     std::vector<uint8_t> state_;
     HostVector<P> overflow_;
     std::vector<Entry> batch_, deferred_, retry_;
@@ -158,22 +160,16 @@ class BatchAffineBuckets {
     }
 
 public:
-    BatchAffineBuckets() = default;
-    BatchAffineBuckets(const BaseArray<G>& bases, size_t buckets, size_t capacity) { reset(bases, buckets, capacity); }
-
-    // Empties the buckets for another task; the storage is kept (see ScratchPool).
-    void reset(const BaseArray<G>& bases, size_t buckets, size_t capacity) {
-        bases_ = bases;
-        bucket_.resize(buckets);
-        state_.assign(buckets, EMPTY);
-        overflow_.assign(buckets, P::infinity());
-        denom_.resize(2 * capacity);
-        prefix_.resize(2 * capacity);
-        kind_.resize(2 * capacity);
-        capacity_ = capacity;
-        batch_.clear();
-        deferred_.clear();
-        retry_.clear();
+    // Empty buckets for one task; a batch runs when `capacity` additions wait.
+    BatchAffineBuckets(const BaseArray<G>& bases, size_t buckets, size_t capacity)
+        : bases_(bases),
+          bucket_(buckets),
+          state_(buckets, EMPTY),
+          overflow_(buckets, P::infinity()),
+          denom_(2 * capacity),
+          prefix_(2 * capacity),
+          kind_(2 * capacity),
+          capacity_(capacity) {
         batch_.reserve(2 * capacity);
         deferred_.reserve(capacity);
         retry_.reserve(capacity);
@@ -217,13 +213,6 @@ public:
     // Completes the pending additions; then bucket b holds affine(b) + overflow(b).
     void finish() {
         while (!batch_.empty() || !deferred_.empty()) run_batch();
-    }
-
-    // Bytes of storage held (kept between tasks by ScratchPool).
-    size_t footprint() const {
-        return bucket_.capacity() * sizeof(A) + state_.capacity() + overflow_.capacity() * sizeof(P)
-               + (batch_.capacity() + deferred_.capacity() + retry_.capacity()) * sizeof(Entry)
-               + (denom_.capacity() + prefix_.capacity()) * sizeof(F) + kind_.capacity();
     }
 
     // running += bucket b
@@ -390,11 +379,10 @@ void msm_cpu(const void* base_memory, const uint64_t* scalars, uint64_t n, bool 
         }
 #endif
         if (end - begin >= MSM_BATCH_AFFINE_MIN) {
-            auto bucket = ScratchPool<BatchAffineBuckets<G>>::shared().take();
-            bucket->reset(bases, nb, std::min<size_t>(1024, std::max<size_t>(64, nb / 4)));
-            accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket->add(b, i, neg); });
-            bucket->finish();
-            reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket->add_to(j, into); });
+            BatchAffineBuckets<G> bucket(bases, nb, std::min<size_t>(1024, std::max<size_t>(64, nb / 4)));
+            accumulate_spread(bases, begin, end, spread, digit, [&](uint32_t b, size_t i, bool neg) { bucket.add(b, i, neg); });
+            bucket.finish();
+            reduce_spread(nb, spread, running, acc, [&](size_t j, P& into) { bucket.add_to(j, into); });
         } else {
             std::vector<P> bucket(nb, P::infinity());
             for (size_t i = begin; i < end; i++) {

@@ -258,10 +258,9 @@ public:
         uint64_t f[K];
         to52<N, K>(factor.l, f);
         // For canonical output, one more product with R'/R: the Montgomery form's words h*R
-        // become h (its stored words are R'/R).
-        const Fr unmont = L::pow2(52 * K - 128 * N);
+        // become h (the stored words of 2^(52K - 128N) are R'/R).
         uint64_t u[K];
-        to52<N, K>(unmont.l, u);
+        if (canonical) to52<N, K>(L::pow2(52 * K - 128 * N).l, u);
         parallel_for(threads, (nv + 511) / 512, [&](size_t ch) {
             finish(x[0], x[1], x[2], f, canonical ? u : nullptr, a, ch * 512, std::min(nv, (ch + 1) * 512));
         });

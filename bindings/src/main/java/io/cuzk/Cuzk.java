@@ -2,8 +2,8 @@ package io.cuzk;
 
 import io.cuzk.internal.Checked;
 import io.cuzk.internal.NativeLibrary;
-import io.cuzk.internal.cuzk_h;
-import io.cuzk.internal.cuzk_library_info;
+import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_library_info;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

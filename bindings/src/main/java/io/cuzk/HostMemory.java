@@ -1,8 +1,8 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
-import io.cuzk.internal.cuzk_h;
-import io.cuzk.internal.cuzk_host_config;
+import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_host_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

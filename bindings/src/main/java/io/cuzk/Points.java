@@ -1,7 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
-import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

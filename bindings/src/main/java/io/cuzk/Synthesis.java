@@ -1,9 +1,9 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
-import io.cuzk.internal.cuzk_abc_config;
-import io.cuzk.internal.cuzk_h;
-import io.cuzk.internal.cuzk_h_config;
+import io.cuzk.internal.ffi.cuzk_abc_config;
+import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.apache.commons.lang3.Validate;

@@ -9,8 +9,8 @@ import static io.cuzk.CpuIsa.X86_ADX;
 import static io.cuzk.CpuIsa.X86_IFMA;
 
 import io.cuzk.internal.Checked;
-import io.cuzk.internal.cuzk_codec_config;
-import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_codec_config;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

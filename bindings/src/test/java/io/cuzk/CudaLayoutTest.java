@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.cuzk.internal.cudaDeviceProp;
+import io.cuzk.internal.ffi.cudaDeviceProp;
 import java.io.IOException;
 import java.lang.foreign.MemoryLayout;
 import java.nio.charset.StandardCharsets;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cuzk.internal.Checked;
 import io.cuzk.internal.CudaChecked;
-import io.cuzk.internal.cuzk_cuda_h;
-import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_cuda_h;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cuzk.internal.Checked;
-import io.cuzk.internal.cuzk_abc_config;
-import io.cuzk.internal.cuzk_h;
-import io.cuzk.internal.cuzk_h_config;
-import io.cuzk.internal.cuzk_msm_config;
-import io.cuzk.internal.cuzk_ntt_config;
+import io.cuzk.internal.ffi.cuzk_abc_config;
+import io.cuzk.internal.CriticalCalls;
+import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h_config;
+import io.cuzk.internal.ffi.cuzk_msm_config;
+import io.cuzk.internal.ffi.cuzk_ntt_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
@@ -99,9 +100,9 @@ class ErrorsTest {
     @Test
     void everyStatusHasItsNativeName() {
         for (Status s : Status.values()) {
-            assertEquals(s.nativeName(), cuzk_h.cuzk_status_name(s.code()).getString(0));
+            assertEquals(s.nativeName(), CriticalCalls.cuzk_status_name(s.code()).getString(0));
         }
-        assertEquals("CUZK_ERR_UNKNOWN", cuzk_h.cuzk_status_name(1234).getString(0));
+        assertEquals("CUZK_ERR_UNKNOWN", CriticalCalls.cuzk_status_name(1234).getString(0));
     }
 
     @Test

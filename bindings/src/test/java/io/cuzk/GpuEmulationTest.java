@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cuzk.internal.Checked;
-import io.cuzk.internal.cuzk_h;
-import io.cuzk.internal.cuzk_msm_config;
-import io.cuzk.internal.cuzk_ntt_config;
+import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_msm_config;
+import io.cuzk.internal.ffi.cuzk_ntt_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

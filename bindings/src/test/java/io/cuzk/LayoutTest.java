@@ -4,16 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cuzk.internal.Checked;
-import io.cuzk.internal.cuzk_abc_config;
-import io.cuzk.internal.cuzk_check_result;
-import io.cuzk.internal.cuzk_codec_config;
-import io.cuzk.internal.cuzk_curve_info;
-import io.cuzk.internal.cuzk_h;
-import io.cuzk.internal.cuzk_h_config;
-import io.cuzk.internal.cuzk_host_config;
-import io.cuzk.internal.cuzk_library_info;
-import io.cuzk.internal.cuzk_msm_config;
-import io.cuzk.internal.cuzk_ntt_config;
+import io.cuzk.internal.ffi.cuzk_abc_config;
+import io.cuzk.internal.ffi.cuzk_check_result;
+import io.cuzk.internal.ffi.cuzk_codec_config;
+import io.cuzk.internal.ffi.cuzk_curve_info;
+import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h_config;
+import io.cuzk.internal.ffi.cuzk_host_config;
+import io.cuzk.internal.ffi.cuzk_library_info;
+import io.cuzk.internal.ffi.cuzk_msm_config;
+import io.cuzk.internal.ffi.cuzk_ntt_config;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.GroupLayout;
@@ -30,8 +30,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hand-written FFM struct layouts against the C compiler: {@code cuzk_layout}, built from the
- * same cuzk.h as the library, prints every struct's sizeof and every field's offsetof.
+ * The FFM struct layouts jextract generated against the C compiler that builds the library:
+ * {@code cuzk_layout}, built from the same cuzk.h, prints every struct's sizeof and every field's
+ * offsetof, so a stale generated binding (a header changed without bindings/jextract.sh) fails here.
  */
 class LayoutTest {
     static Map<String, Long> c = new LinkedHashMap<>();
@@ -80,10 +81,7 @@ class LayoutTest {
         assertEquals(cStructs, all.size(), "a struct of cuzk.h has no Java layout: " + c.keySet());
     }
 
-    /**
-     * The pointer fields are stored as 64-bit words (no AddressLayout var handle on a proof's
-     * path): what the setters write is what the layout's own accessors read back, in place.
-     */
+    /** What the pointer fields' setters write is what their getters read back, in place. */
     @Test
     void pointerFieldsRoundTrip() {
         try (Arena a = Arena.ofConfined()) {
@@ -106,7 +104,7 @@ class LayoutTest {
     /** The constants the bindings name have the header's values. */
     @Test
     void constantsMatchTheHeader() {
-        assertEquals(c.get("CUZK_ABI_VERSION"), (long) cuzk_h.CUZK_ABI_VERSION);
+        assertEquals(c.get("CUZK_ABI_VERSION"), (long) cuzk_h.CUZK_ABI_VERSION());
         assertEquals(c.get("CUZK_H_PREPARE"), (long) cuzk_h.CUZK_H_PREPARE());
         assertEquals(c.get("CUZK_H_CANONICAL"), (long) cuzk_h.CUZK_H_CANONICAL());
     }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.NativeLibraryAccess;
-import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -28,7 +28,7 @@ class NativeLibraryTest {
     @Test
     void loadsThePackedLibraryAndReportsItself() {
         Cuzk.LibraryInfo info = Cuzk.libraryInfo();
-        assertEquals(cuzk_h.CUZK_ABI_VERSION, info.abiVersion());
+        assertEquals(cuzk_h.CUZK_ABI_VERSION(), info.abiVersion());
         assertTrue(info.hardwareThreads() >= 1);
         assertTrue(info.maxNttLogSize() >= 22);
         assertTrue(Files.isRegularFile(info.path()), info.path().toString());

@@ -2,7 +2,7 @@ package io.cuzk.cuda;
 
 import io.cuzk.CudaException;
 import io.cuzk.internal.CudaLibrary;
-import io.cuzk.internal.cudart_h;
+import io.cuzk.internal.ffi.cudart_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,7 +25,7 @@ public final class CudaRuntime {
 
     /** Throws the CudaException for code unless it is cudaSuccess. */
     public static void check(int code, String call) {
-        if (code != cudart_h.cudaSuccess) {
+        if (code != cudart_h.cudaSuccess()) {
             throw new CudaException(call, code, errorName(code), errorString(code));
         }
     }

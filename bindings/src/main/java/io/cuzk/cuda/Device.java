@@ -1,7 +1,7 @@
 package io.cuzk.cuda;
 
-import io.cuzk.internal.cudaDeviceProp;
-import io.cuzk.internal.cudart_h;
+import io.cuzk.internal.ffi.cudaDeviceProp;
+import io.cuzk.internal.ffi.cudart_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -45,7 +45,7 @@ public final class Device {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment p = cudaDeviceProp.allocate(a);
             CudaRuntime.check(cudart_h.cudaGetDeviceProperties(p, ordinal), "cudaGetDeviceProperties(" + ordinal + ")");
-            return new Properties(cudaDeviceProp.name(p), cudaDeviceProp.totalGlobalMem(p), cudaDeviceProp.multiProcessorCount(p),
+            return new Properties(cudaDeviceProp.name(p).getString(0), cudaDeviceProp.totalGlobalMem(p), cudaDeviceProp.multiProcessorCount(p),
                     cudaDeviceProp.major(p), cudaDeviceProp.minor(p), cudaDeviceProp.sharedMemPerBlock(p),
                     cudaDeviceProp.sharedMemPerBlockOptin(p), cudaDeviceProp.l2CacheSize(p), cudaDeviceProp.memoryBusWidth(p),
                     cudaDeviceProp.maxThreadsPerBlock(p), cudaDeviceProp.maxThreadsPerMultiProcessor(p),
@@ -73,7 +73,7 @@ public final class Device {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(ValueLayout.JAVA_LONG);
             v.set(ValueLayout.JAVA_LONG, 0, -1L); // UINT64_MAX
-            CudaRuntime.check(cudart_h.cudaMemPoolSetAttribute(pool, cudart_h.cudaMemPoolAttrReleaseThreshold, v),
+            CudaRuntime.check(cudart_h.cudaMemPoolSetAttribute(pool, cudart_h.cudaMemPoolAttrReleaseThreshold(), v),
                     "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
         }
     }

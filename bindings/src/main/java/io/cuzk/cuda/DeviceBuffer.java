@@ -1,6 +1,6 @@
 package io.cuzk.cuda;
 
-import io.cuzk.internal.cudart_h;
+import io.cuzk.internal.ffi.cudart_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.apache.commons.lang3.Validate;
@@ -84,7 +84,7 @@ public final class DeviceBuffer implements AutoCloseable {
         Validate.isTrue(offset >= 0 && offset + host.byteSize() <= bytes, "the copy overruns the device buffer");
         device.makeCurrent();
         CudaRuntime.check(cudart_h.cudaMemcpyAsync(MemorySegment.ofAddress(pointer().address() + offset), host, host.byteSize(),
-                cudart_h.cudaMemcpyHostToDevice, on.handle()), "cudaMemcpyAsync(host to device)");
+                cudart_h.cudaMemcpyHostToDevice(), on.handle()), "cudaMemcpyAsync(host to device)");
     }
 
     /** Queues a copy of this buffer, from offset, into host memory. */
@@ -92,7 +92,7 @@ public final class DeviceBuffer implements AutoCloseable {
         Validate.isTrue(offset >= 0 && offset + host.byteSize() <= bytes, "the copy overruns the device buffer");
         device.makeCurrent();
         CudaRuntime.check(cudart_h.cudaMemcpyAsync(host, MemorySegment.ofAddress(pointer().address() + offset), host.byteSize(),
-                cudart_h.cudaMemcpyDeviceToHost, on.handle()), "cudaMemcpyAsync(device to host)");
+                cudart_h.cudaMemcpyDeviceToHost(), on.handle()), "cudaMemcpyAsync(device to host)");
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.cuzk.cuda;
 
-import io.cuzk.internal.cudart_h;
+import io.cuzk.internal.ffi.cudart_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -19,7 +19,7 @@ public final class Event implements AutoCloseable {
     /** An event that can time (timing = true) or only synchronise. */
     public static Event create(Device device, boolean timing) {
         device.makeCurrent();
-        int flags = cudart_h.cudaEventBlockingSync | (timing ? 0 : cudart_h.cudaEventDisableTiming);
+        int flags = cudart_h.cudaEventBlockingSync() | (timing ? 0 : cudart_h.cudaEventDisableTiming());
         return new Event(device, CudaRuntime.pointerOut(p -> cudart_h.cudaEventCreateWithFlags(p, flags), "cudaEventCreateWithFlags"));
     }
 
@@ -43,7 +43,7 @@ public final class Event implements AutoCloseable {
 
     public boolean done() {
         int r = cudart_h.cudaEventQuery(handle());
-        if (r == cudart_h.cudaErrorNotReady) {
+        if (r == cudart_h.cudaErrorNotReady()) {
             return false;
         }
         CudaRuntime.check(r, "cudaEventQuery");

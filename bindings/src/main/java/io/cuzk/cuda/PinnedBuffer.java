@@ -1,6 +1,6 @@
 package io.cuzk.cuda;
 
-import io.cuzk.internal.cudart_h;
+import io.cuzk.internal.ffi.cudart_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.apache.commons.lang3.Validate;
@@ -22,7 +22,7 @@ public final class PinnedBuffer implements AutoCloseable {
     /** bytes of pinned memory whose lifetime is the arena's (freed with cudaFreeHost when it closes). */
     public static PinnedBuffer allocate(Arena arena, long bytes) {
         Validate.isTrue(bytes > 0, "a pinned buffer needs a positive size");
-        MemorySegment raw = CudaRuntime.pointerOut(p -> cudart_h.cudaHostAlloc(p, bytes, cudart_h.cudaHostAllocPortable),
+        MemorySegment raw = CudaRuntime.pointerOut(p -> cudart_h.cudaHostAlloc(p, bytes, cudart_h.cudaHostAllocPortable()),
                 "cudaHostAlloc(" + bytes + ")");
         MemorySegment s = raw.reinterpret(bytes, arena, p -> cudart_h.cudaFreeHost(p));
         return new PinnedBuffer(s, null);

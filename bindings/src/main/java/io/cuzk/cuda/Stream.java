@@ -1,6 +1,6 @@
 package io.cuzk.cuda;
 
-import io.cuzk.internal.cudart_h;
+import io.cuzk.internal.ffi.cudart_h;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -19,7 +19,7 @@ public final class Stream implements AutoCloseable {
 
     public static Stream create(Device device) {
         device.makeCurrent();
-        MemorySegment h = CudaRuntime.pointerOut(p -> cudart_h.cudaStreamCreateWithFlags(p, cudart_h.cudaStreamNonBlocking),
+        MemorySegment h = CudaRuntime.pointerOut(p -> cudart_h.cudaStreamCreateWithFlags(p, cudart_h.cudaStreamNonBlocking()),
                 "cudaStreamCreateWithFlags");
         return new Stream(device, h);
     }
@@ -50,7 +50,7 @@ public final class Stream implements AutoCloseable {
     /** Whether everything queued so far has run. */
     public boolean idle() {
         int r = cudart_h.cudaStreamQuery(handle());
-        if (r == cudart_h.cudaErrorNotReady) {
+        if (r == cudart_h.cudaErrorNotReady()) {
             return false;
         }
         CudaRuntime.check(r, "cudaStreamQuery");

@@ -6,10 +6,12 @@ import io.cuzk.InvalidPointException;
 import io.cuzk.NativeOutOfMemoryException;
 import io.cuzk.NoDeviceException;
 import io.cuzk.Status;
+import io.cuzk.internal.ffi.cuzk_check_result;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The checked layer over {@link cuzk_h}: every status other than {@code CUZK_OK} becomes a typed
+ * The checked layer over the generated {@link cuzk_h}: every status other than {@code CUZK_OK} becomes a typed
  * {@link CuzkException} carrying the status's C name and the library's message for this thread.
  *
  * <p>The native message is per OS thread; it is read right after the failing call, with no
@@ -63,7 +65,7 @@ public final class Checked {
 
     /** The calling thread's last native error message. */
     public static String lastError() {
-        MemorySegment p = cuzk_h.cuzk_last_error();
+        MemorySegment p = CriticalCalls.cuzk_last_error();
         return p.equals(MemorySegment.NULL) ? "" : p.getString(0);
     }
 }

@@ -1,6 +1,7 @@
 package io.cuzk.internal;
 
 import io.cuzk.CuzkException;
+import io.cuzk.internal.ffi.cuzk_cuda_h;
 import java.lang.foreign.MemorySegment;
 
 /** {@link Checked} for libcuzk_cuda: its statuses, with the message of its own per-thread store. */

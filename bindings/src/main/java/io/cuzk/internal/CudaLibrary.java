@@ -30,6 +30,11 @@ public final class CudaLibrary {
         return loaded().lookup;
     }
 
+    /** The symbol lookup of the generated bindings of the runtime, loading it on first use. */
+    public static SymbolLookup symbols() {
+        return name -> lookup().find(name);
+    }
+
     /** Where the runtime was loaded from. */
     public static String path() {
         return loaded().path;

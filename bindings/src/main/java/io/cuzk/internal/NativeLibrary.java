@@ -22,6 +22,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import io.cuzk.NativeLibraryException;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.util.Locale;
 import java.util.Set;
 import java.util.jar.JarEntry;
@@ -68,6 +69,20 @@ public final class NativeLibrary {
     /** The library's symbols, loaded on first use; throws {@link NativeLibraryException} if it cannot be. */
     public static SymbolLookup lookup() {
         return Holder.LOADED.lookup();
+    }
+
+    /**
+     * The symbol lookup of the generated bindings ({@link cuzk_h}): it loads the library on first
+     * use, so that whichever binding runs first gets the checked, packed library (or its
+     * {@link NativeLibraryException}), never a lookup of whatever happens to be loaded.
+     */
+    public static SymbolLookup symbols() {
+        return name -> lookup().find(name);
+    }
+
+    /** The symbol lookup of the generated bindings of libcuzk_cuda, loading it on first use. */
+    public static SymbolLookup cudaSymbols() {
+        return name -> cudaLookup().find(name);
     }
 
     /** Where the loaded library came from. */
@@ -156,9 +171,9 @@ public final class NativeLibrary {
                 throw new NativeLibraryException("cuzk: calling cuzk_abi_version in " + file + " failed: " + t, t);
             }
         }
-        if (abi != cuzk_h.CUZK_ABI_VERSION) {
+        if (abi != cuzk_h.CUZK_ABI_VERSION()) {
             throw new NativeLibraryException("cuzk: " + file + " implements ABI version " + abi + " but these bindings need "
-                    + cuzk_h.CUZK_ABI_VERSION + "; use the library built with this jar");
+                    + cuzk_h.CUZK_ABI_VERSION() + "; use the library built with this jar");
         }
     }
 

@@ -7,8 +7,9 @@ import io.cuzk.Point;
 import io.cuzk.PointVector;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarVector;
-import io.cuzk.internal.cuzk_h;
-import io.cuzk.internal.cuzk_library_info;
+import io.cuzk.internal.CriticalCalls;
+import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_library_info;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +59,7 @@ public class FfmCallBenchmark {
     /** cuzk_abi_version through a critical (no thread-state transition) downcall. */
     @Benchmark
     public int trivialCriticalCall() {
-        return cuzk_h.cuzk_abi_version();
+        return CriticalCalls.cuzk_abi_version();
     }
 
     /** cuzk_get_library_info through a regular downcall with a struct pointer. */

@@ -11,7 +11,7 @@ import io.cuzk.cuda.DeviceBuffer;
 import io.cuzk.cuda.Event;
 import io.cuzk.cuda.Stream;
 import io.cuzk.internal.CudaChecked;
-import io.cuzk.internal.cuzk_cuda_h;
+import io.cuzk.internal.ffi.cuzk_cuda_h;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

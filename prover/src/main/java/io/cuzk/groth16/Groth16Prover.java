@@ -12,7 +12,7 @@ import io.cuzk.ScalarOps;
 import io.cuzk.ScalarVector;
 import io.cuzk.Synthesis;
 import io.cuzk.cuda.Stream;
-import io.cuzk.internal.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.lang.foreign.Arena;
 import java.math.BigInteger;
 import java.util.List;

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Regenerates the FFM bindings of the native headers with jextract, into
+# bindings/src/generated/java/io/cuzk/internal/ffi (committed; Maven compiles that folder too):
+#   cuzk_h       from native/cuda/include/cuzk/cuzk.h, restricted by jextract/cuzk.includes
+#   cuzk_cuda_h  from the same header, the functions of libcuzk_cuda (jextract/cuzk_cuda.includes)
+#   cudart_h     from the CUDA runtime's cuda_runtime_api.h, the calls cuzk uses (jextract/cudart.includes)
+#
+#   bindings/jextract.sh           write the sources
+#   bindings/jextract.sh --check   regenerate into a temporary folder and fail if the committed sources differ
+#
+# jextract is $JEXTRACT, else `jextract` on the PATH (it needs libclang: on Debian
+# `apt-get install libclang1-14 libclang-common-14-dev`). The CUDA headers are found under
+# $CUDA_HOME, else /usr/local/cuda; without them cudart_h is left as it is (and --check skips it).
+#
+# Two things jextract cannot express are done here, and are the only edits to its output:
+#   - the header line says where a file comes from and that it must not be edited;
+#   - each header class looks its symbols up through cuzk's own loader (io.cuzk.internal.NativeLibrary
+#     or CudaLibrary: the checked, packed library, loaded on first use with a clear error when it
+#     cannot be), not through the class loader's lookup, which only sees libraries loaded already.
+# The few downcalls that need Linker.Option.critical are hand-written in io.cuzk.internal.CriticalCalls.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+out_rel=bindings/src/generated/java
+package=io.cuzk.internal.ffi
+pkg_dir=${package//.//}
+
+check=false
+case "${1:-}" in
+  --check) check=true ;;
+  "") ;;
+  *) echo "usage: bindings/jextract.sh [--check]" >&2; exit 2 ;;
+esac
+
+jextract=${JEXTRACT:-}
+if [ -z "$jextract" ]; then
+  jextract=$(command -v jextract || true)
+fi
+if [ -z "$jextract" ] || [ ! -x "$jextract" ]; then
+  echo "jextract.sh: no jextract: set JEXTRACT=/path/to/bin/jextract or put jextract on the PATH" >&2
+  exit 3
+fi
+cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+gen="$work/gen"
+mkdir -p "$gen"
+
+# The includes files, without their comments, as jextract argument files.
+args() {
+  grep -v '^[[:space:]]*#' "$here/jextract/$1" | grep -v '^[[:space:]]*$' > "$work/$1.args"
+  echo "@$work/$1.args"
+}
+
+# Runs jextract for one header class; every class shares one root of layouts (ffi_h).
+run() { # header-class library-lookup header-file include-dir includes-file
+  local cls=$1 lookup=$2 header=$3 incdir=$4 includes=$5
+  local log="$work/$cls.log"
+  if ! "$jextract" -I "$incdir" --target-package "$package" --header-class-name "$cls" \
+      --symbols-class-name ffi_h --output "$gen" "$(args "$includes")" "$header" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "jextract.sh: jextract failed on $header" >&2
+    exit 1
+  fi
+  # warnings jextract prints for declarations it skips, outside the included set, are expected
+  grep -v 'warning: Skipping' "$log" >&2 || true
+  local file="$gen/$pkg_dir/$cls.java"
+  perl -0pi -e 's/static final SymbolLookup SYMBOL_LOOKUP = SymbolLookup\.loaderLookup\(\)\s*\.or\(Linker\.nativeLinker\(\)\.defaultLookup\(\)\);/static final SymbolLookup SYMBOL_LOOKUP = '"$lookup"';/' "$file"
+  grep -q "SYMBOL_LOOKUP = $lookup;" "$file" || { echo "jextract.sh: $cls: jextract's symbol lookup line changed; update this script" >&2; exit 1; }
+  sources["$cls"]=$6
+}
+
+declare -A sources
+run cuzk_h 'io.cuzk.internal.NativeLibrary.symbols()' "$root/native/cuda/include/cuzk/cuzk.h" "$root/native/cuda/include" \
+  cuzk.includes "native/cuda/include/cuzk/cuzk.h"
+run cuzk_cuda_h 'io.cuzk.internal.NativeLibrary.cudaSymbols()' "$root/native/cuda/include/cuzk/cuzk.h" "$root/native/cuda/include" \
+  cuzk_cuda.includes "native/cuda/include/cuzk/cuzk.h (libcuzk_cuda)"
+have_cuda=false
+if [ -f "$cuda_include/cuda_runtime_api.h" ]; then
+  have_cuda=true
+  run cudart_h 'io.cuzk.internal.CudaLibrary.symbols()' "$cuda_include/cuda_runtime_api.h" "$cuda_include" \
+    cudart.includes "the CUDA runtime's cuda_runtime_api.h ($(sed -n 's/^#define CUDART_VERSION *\([0-9]*\).*/CUDART_VERSION \1/p' "$cuda_include/cuda_runtime_api.h"))"
+else
+  echo "jextract.sh: no CUDA headers at $cuda_include: cudart_h is left as it is" >&2
+fi
+
+# The header line: which header, which tool, and that the file is generated.
+jx_version=$("$jextract" --version 2>&1 | head -1)
+for f in "$gen/$pkg_dir"/*.java; do
+  name=$(basename "$f" .java)
+  case $name in
+    cudart_h | cudaDeviceProp | CUuuid_st) from=${sources[cudart_h]:-} ;;
+    cuzk_cuda_h) from=${sources[cuzk_cuda_h]} ;;
+    *) from=${sources[cuzk_h]} ;;
+  esac
+  if [ "$name" = ffi_h ]; then
+    from="cuzk.h and cuda_runtime_api.h: the layouts cuzk_h, cuzk_cuda_h and cudart_h share"
+  fi
+  {
+    echo "// Generated by $jx_version from $from"
+    echo "// with bindings/jextract.sh and bindings/jextract/*.includes. Do not edit: run bindings/jextract.sh."
+    tail -n +2 "$f"
+  } > "$f.tmp"
+  mv "$f.tmp" "$f"
+done
+
+target="$root/$out_rel/$pkg_dir"
+if $check; then
+  status=0
+  for f in "$gen/$pkg_dir"/*.java; do
+    name=$(basename "$f")
+    if ! cmp -s "$f" "$target/$name"; then
+      echo "jextract.sh --check: $out_rel/$pkg_dir/$name differs from what jextract generates now:" >&2
+      diff -u "$target/$name" "$f" | head -40 >&2 || true
+      status=1
+    fi
+  done
+  for f in "$target"/*.java; do
+    name=$(basename "$f")
+    case $name in cudart_h.java | cudaDeviceProp.java | CUuuid_st.java) $have_cuda || continue ;; esac
+    if [ ! -f "$gen/$pkg_dir/$name" ]; then
+      echo "jextract.sh --check: $out_rel/$pkg_dir/$name is no longer generated" >&2
+      status=1
+    fi
+  done
+  [ $status -eq 0 ] && echo "jextract.sh --check: the committed bindings are what jextract generates"
+  exit $status
+fi
+
+mkdir -p "$target"
+if $have_cuda; then
+  rm -f "$target"/*.java
+else
+  find "$target" -name '*.java' ! -name cudart_h.java ! -name cudaDeviceProp.java ! -name CUuuid_st.java -delete
+fi
+cp "$gen/$pkg_dir"/*.java "$target/"
+echo "jextract.sh: wrote $(ls "$gen/$pkg_dir" | wc -l) files into $out_rel/$pkg_dir"

@@ -1,24 +1,36 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.Structs;
 import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h_config;
 import io.cuzk.internal.ffi.cuzk_msm_config;
 import io.cuzk.internal.ffi.cuzk_ntt_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.lang3.Validate;
 
 /**
  * The native CPU backend: bucket-method MSM over signed windows and radix-2 NTTs, spread over a
- * shared native thread pool. Each call blocks its Java thread until the result is ready.
+ * shared native thread pool. Each kernel call blocks its Java thread until the result is ready.
+ *
+ * <p>Its lanes all feed one queue, a single thread that runs one proof at a time on all of the
+ * backend's threads: the CPU is one device, and proofs queued by two callers run back to back.
+ * The thread exists only while proofs are queued.
  */
-public final class CpuBackend implements Backend {
+public final class CpuBackend extends Backend {
     static final CpuBackend ALL_THREADS = new CpuBackend(0, 0);
 
     private final int threads;
     private final int windowBits;
+    private volatile ThreadPoolExecutor queue; // made on the first lane's first proof
 
     /**
      * @param threads threads per call, 0 for all hardware threads
@@ -31,6 +43,23 @@ public final class CpuBackend implements Backend {
         this.windowBits = windowBits;
     }
 
+    /** One thread at most, none while idle: ordered, and nothing left running by a backend nobody uses. */
+    private ThreadPoolExecutor queue() {
+        ThreadPoolExecutor q = queue;
+        if (q == null) {
+            synchronized (this) {
+                q = queue;
+                if (q == null) {
+                    q = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                            Thread.ofPlatform().daemon().name("cuzk-cpu-device").factory());
+                    q.allowCoreThreadTimeOut(true);
+                    queue = q;
+                }
+            }
+        }
+        return q;
+    }
+
     public int threads() {
         return threads;
     }
@@ -41,17 +70,17 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public boolean prefersPinnedHostMemory() {
+        return false;
+    }
+
+    @Override
     public String name() {
         return "cpu(" + (threads == 0 ? "all" : Integer.toString(threads)) + " threads)";
     }
 
     @Override
-    public Point msm(PointVector bases, ScalarVector scalars) {
-        Validate.notNull(bases, "bases");
-        Validate.notNull(scalars, "scalars");
-        Validate.isTrue(bases.curve() == scalars.curve(), "bases are %s but scalars are %s", bases.curve().cliName(),
-                scalars.curve().cliName());
-        Validate.isTrue(bases.size() == scalars.size(), "%d bases but %d scalars", bases.size(), scalars.size());
+    Point msmChecked(PointVector bases, ScalarVector scalars) {
         Curve curve = bases.curve();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment cfg = cuzk_msm_config.allocate(a);
@@ -68,18 +97,7 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
-    public void ntt(ScalarVector data, NttKind kind) {
-        ntt(data, kind, null);
-    }
-
-    @Override
-    public void ntt(ScalarVector data, NttKind kind, BigInteger cosetShift) {
-        Validate.notNull(data, "data");
-        Validate.notNull(kind, "kind");
-        Validate.isTrue(data.form() == ScalarForm.MONTGOMERY, "NTT data must be Fr elements in Montgomery form");
-        long n = data.size();
-        Validate.isTrue(n > 0 && Long.bitCount(n) == 1, "the NTT size must be a power of two, not %d", n);
-        int logN = Long.numberOfTrailingZeros(n);
+    void nttChecked(ScalarVector data, NttKind kind, int logN, BigInteger shift) {
         Curve curve = data.curve();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment cfg = cuzk_ntt_config.allocate(a);
@@ -88,21 +106,110 @@ public final class CpuBackend implements Backend {
             cuzk_ntt_config.coset(cfg, kind.coset() ? 1 : 0);
             cuzk_ntt_config.log_n(cfg, logN);
             cuzk_ntt_config.threads(cfg, threads);
-            if (kind.coset() && cosetShift != null) {
-                BigInteger g = cosetShift.mod(curve.r());
-                Validate.isTrue(g.signum() != 0, "the coset shift must not be zero modulo r");
-                ScalarVector shift = ScalarVector.allocate(a, curve, 1, ScalarForm.MONTGOMERY);
-                shift.set(0, g);
-                cuzk_ntt_config.coset_shift(cfg, shift.segment());
-            } else {
-                cuzk_ntt_config.coset_shift(cfg, MemorySegment.NULL);
-            }
+            Structs.setAddress(cfg, cuzk_ntt_config.coset_shift$offset(), shift == null ? MemorySegment.NULL
+                    : montgomery(a, curve, shift).segment());
             Checked.check(cuzk_h.cuzk_ntt(cfg, data.segment()), "cuzk_ntt");
         }
     }
 
+    static ScalarVector montgomery(Arena a, Curve curve, BigInteger v) {
+        ScalarVector one = ScalarVector.allocate(a, curve, 1, ScalarForm.MONTGOMERY);
+        one.set(0, v);
+        return one;
+    }
+
+    /** One native call does every step of H (the six NTTs and the element-wise steps). */
     @Override
-    public String toString() {
-        return name();
+    void groth16HChecked(ScalarVector a, ScalarVector b, ScalarVector c, ScalarForm hForm) {
+        int flags = hForm == ScalarForm.CANONICAL ? cuzk_h.CUZK_H_CANONICAL() : 0;
+        callH(a.curve(), Long.numberOfTrailingZeros(a.size()), flags, a.segment(), b.segment(), c.segment());
+    }
+
+    /**
+     * Links the native calls of a proof (the FFM linker makes a stub per call shape on first use,
+     * 10-40 ms in a one-shot command; they share the shape of the key's point checks, ABI 2) and
+     * makes the tables H keeps per domain size.
+     */
+    @Override
+    void prepareGroth16Checked(Curve curve, int logN) {
+        cuzk_h.cuzk_groth16_abc$handle();
+        cuzk_h.cuzk_groth16_h$handle();
+        cuzk_h.cuzk_msm$handle();
+        callH(curve, logN, cuzk_h.CUZK_H_PREPARE(), MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+    }
+
+    private void callH(Curve curve, int logN, int flags, MemorySegment a, MemorySegment b, MemorySegment c) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_h_config.allocate(arena);
+            cuzk_h_config.curve(cfg, curve.id());
+            cuzk_h_config.log_n(cfg, logN);
+            cuzk_h_config.threads(cfg, threads);
+            cuzk_h_config.flags(cfg, flags);
+            Checked.check(cuzk_h.cuzk_groth16_h(cfg, a, b, c), "cuzk_groth16_h");
+        }
+    }
+
+    /** The CPU reads the key's points where they are. */
+    @Override
+    Resident residentChecked(Groth16Bases bases) {
+        return new Resident(this, bases, null);
+    }
+
+    /** H leaves h canonical in a, which the H MSM takes as it is. */
+    @Override
+    Groth16Msms groth16Checked(Resident bases, Groth16Inputs in) {
+        ScalarVector h = groth16H(in.a(), in.b(), in.c(), ScalarForm.CANONICAL);
+        return msms(bases.bases(), in.witness(), h);
+    }
+
+    @Override
+    public Lane openLane() {
+        return new CpuLane();
+    }
+
+    /** A lane of the CPU: its proofs join the backend's one queue. */
+    final class CpuLane implements Lane {
+        private volatile boolean closed;
+
+        @Override
+        public Pending start(Resident bases, Groth16Inputs in, Events events) {
+            Validate.validState(!closed, "the lane is closed");
+            checkProof(bases, in);
+            Validate.notNull(events, "events");
+            CompletableFuture<Groth16Msms> done = CompletableFuture.supplyAsync(() -> run(bases.bases(), in, events), queue());
+            return () -> {
+                try {
+                    return done.join();
+                } catch (CompletionException e) {
+                    if (e.getCause() instanceof Error err) {
+                        throw err;
+                    }
+                    throw e.getCause() instanceof RuntimeException re ? re : e;
+                }
+            };
+        }
+
+        /**
+         * H, then the device's own copy of h in the scratch arena (what a GPU uploads before a, b
+         * and c can go), then abcTaken, then the MSMs.
+         */
+        private Groth16Msms run(Groth16Bases g, Groth16Inputs in, Events events) {
+            events.started(System.nanoTime());
+            try {
+                ScalarVector inA = groth16H(in.a(), in.b(), in.c(), ScalarForm.CANONICAL);
+                MemorySegment copy = in.scratch().allocate(inA.segment().byteSize(), 8);
+                MemorySegment.copy(inA.segment(), 0, copy, 0, copy.byteSize());
+                ScalarVector h = ScalarVector.wrap(g.curve(), ScalarForm.CANONICAL, copy);
+                events.abcTaken();
+                return msms(g, in.witness(), h);
+            } finally {
+                events.ended(System.nanoTime());
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
     }
 }

@@ -10,7 +10,7 @@ public enum CpuIsa {
     X86_ADX(2),
     /**
      * {@link #X86_ADX} plus AVX-512 IFMA: the batched additions and bucket sums of MSMs (G1 and G2) and
-     * Groth16's H ({@link Synthesis#h}) run eight at a time in 52-bit limbs. Everything else is the same as
+     * Groth16's H ({@link Backend#groth16H}) run eight at a time in 52-bit limbs. Everything else is the same as
      * {@link #X86_ADX}.
      */
     X86_IFMA(3);

@@ -3,9 +3,12 @@ package io.cuzk;
 import io.cuzk.cuda.CudaRuntime;
 import io.cuzk.cuda.Device;
 import io.cuzk.cuda.DeviceBuffer;
+import io.cuzk.cuda.Event;
 import io.cuzk.cuda.Stream;
 import io.cuzk.internal.CudaChecked;
+import io.cuzk.internal.CudaLibrary;
 import io.cuzk.internal.NativeLibrary;
+import io.cuzk.internal.Structs;
 import io.cuzk.internal.ffi.cuzk_cuda_h;
 import io.cuzk.internal.ffi.cuzk_msm_config;
 import io.cuzk.internal.ffi.cuzk_ntt_config;
@@ -13,24 +16,40 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.lang3.Validate;
 
 /**
- * The CUDA backend on one device: G1 MSMs and NTTs run as CUDA kernels (libcuzk_cuda); G2 MSMs run
- * on the CPU backend, as SupraSeal does, where they overlap the GPU's work in a proof (Fp2 doubles
- * the registers a bucket addition needs and there is one G2 MSM per proof against four G1 ones).
- * The calls here take host vectors and block until the result is back; {@link #startMsm} is the
- * two-phase entry the engine uses with device-resident inputs.
+ * The CUDA backend on one device: G1 MSMs, NTTs and Groth16's H run as CUDA kernels
+ * (libcuzk_cuda); G2 MSMs run on the CPU backend, as SupraSeal does, where they overlap the GPU's
+ * work in a proof (Fp2 doubles the registers a bucket addition needs and there is one G2 MSM per
+ * proof against four G1 ones). The kernels on host vectors copy them in and out and block; a
+ * lane's proofs keep the key's G1 points resident on the device and queue their kernels on the
+ * lane's stream. {@link #startMsm} and {@link #startNtt} queue single kernels on device-resident
+ * data, for benchmarks.
  */
-public final class CudaBackend implements Backend {
+public final class CudaBackend extends Backend {
     private final Device device;
     private final Backend cpu;
     private final String name;
+    /** Where lanes run their G2 MSMs (which use all of the CPU backend's threads); idle threads end. */
+    private final ExecutorService g2;
 
     private CudaBackend(Device device, Backend cpu) {
         this.device = device;
         this.cpu = cpu;
         this.name = "cuda:" + device.ordinal() + " (" + device.properties().name() + ")";
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                Thread.ofPlatform().daemon().name("cuzk-cuda-" + device.ordinal() + "-g2").factory());
+        pool.allowCoreThreadTimeOut(true);
+        this.g2 = pool;
     }
 
     /**
@@ -52,6 +71,18 @@ public final class CudaBackend implements Backend {
     public String name() {
         return name;
     }
+
+    @Override
+    public int hostThreads() {
+        return cpu.hostThreads();
+    }
+
+    @Override
+    public boolean prefersPinnedHostMemory() {
+        return true;
+    }
+
+    // ---- single kernels on device-resident data ---------------------------------------------------
 
     /** A G1 MSM in progress on the device; {@link #finish()} waits for it and returns the sum. */
     public final class PendingMsm {
@@ -86,7 +117,12 @@ public final class CudaBackend implements Backend {
     /** As {@link #startMsm}, with the scalars starting scalarOffset bytes into their buffer. */
     public PendingMsm startMsmAt(Stream stream, Curve curve, DeviceBuffer bases, DeviceBuffer scalars, long scalarOffset, long n,
             ScalarForm form) {
-        Validate.isTrue(bases.byteSize() >= n * curve.pointBytes(Group.G1) && scalars.byteSize() >= scalarOffset + n * Curve.SCALAR_BYTES,
+        Validate.notNull(stream, "stream");
+        Validate.notNull(curve, "curve");
+        Validate.notNull(form, "form");
+        Validate.isTrue(n >= 0 && scalarOffset >= 0, "negative size or offset");
+        Validate.isTrue(n <= bases.byteSize() / curve.pointBytes(Group.G1)
+                && n <= (scalars.byteSize() - Math.min(scalars.byteSize(), scalarOffset)) / Curve.SCALAR_BYTES,
                 "the device buffers are smaller than %d points and scalars", n);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment cfg = cuzk_msm_config.allocate(a);
@@ -102,14 +138,39 @@ public final class CudaBackend implements Backend {
         }
     }
 
+    /**
+     * Queues an NTT of 2^logN device-resident Fr elements (Montgomery form) on the stream, with the
+     * field's generator as coset shift for the coset kinds; returns at once.
+     */
+    public void startNtt(Stream stream, Curve curve, DeviceBuffer data, int logN, NttKind kind) {
+        Validate.notNull(stream, "stream");
+        Validate.notNull(curve, "curve");
+        Validate.notNull(kind, "kind");
+        Validate.isTrue(logN >= 0 && logN <= curve.twoAdicity(), "no NTT of 2^%d elements in %s's Fr", logN, curve.cliName());
+        Validate.isTrue(data.byteSize() >= ((long) Curve.SCALAR_BYTES << logN), "the device buffer is smaller than 2^%d elements", logN);
+        queueNtt(stream, curve, data, logN, kind, null);
+    }
+
+    private void queueNtt(Stream s, Curve curve, DeviceBuffer d, int logN, NttKind kind, BigInteger shift) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment cfg = cuzk_ntt_config.allocate(a);
+            cuzk_ntt_config.curve(cfg, curve.id());
+            cuzk_ntt_config.direction(cfg, kind.direction());
+            cuzk_ntt_config.coset(cfg, kind.coset() ? 1 : 0);
+            cuzk_ntt_config.log_n(cfg, logN);
+            Structs.setAddress(cfg, cuzk_ntt_config.coset_shift$offset(), shift == null ? MemorySegment.NULL
+                    : CpuBackend.montgomery(a, curve, shift).segment());
+            // the call reads the config and the shift before it returns (cuzk.h), so they may go now
+            CudaChecked.check(cuzk_cuda_h.cuzk_cuda_ntt(device.ordinal(), s.handle(), cfg, d.pointer()), "cuzk_cuda_ntt");
+        }
+    }
+
+    // ---- kernels on host vectors ---------------------------------------------------------------
+
     @Override
-    public Point msm(PointVector bases, ScalarVector scalars) {
-        Validate.isTrue(bases.curve() == scalars.curve() && bases.size() == scalars.size(), "bases and scalars do not match");
+    Point msmChecked(PointVector bases, ScalarVector scalars) {
         if (bases.group() == Group.G2) {
             return cpu.msm(bases, scalars);
-        }
-        if (bases.size() == 0) {
-            return Point.infinity(bases.curve(), Group.G1);
         }
         try (Stream s = Stream.create(device);
                 DeviceBuffer db = DeviceBuffer.allocate(s, bases.segment().byteSize());
@@ -121,32 +182,216 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
-    public void ntt(ScalarVector data, NttKind kind) {
-        ntt(data, kind, null);
+    void nttChecked(ScalarVector data, NttKind kind, int logN, BigInteger shift) {
+        try (Stream s = Stream.create(device); DeviceBuffer d = DeviceBuffer.allocate(s, data.segment().byteSize())) {
+            d.copyFrom(data.segment(), 0, s);
+            queueNtt(s, data.curve(), d, logN, kind, shift);
+            d.copyTo(data.segment(), 0, s);
+            s.synchronize();
+        }
+    }
+
+    /** The device's H kernel leaves h in Montgomery form; canonical h is converted on the host. */
+    @Override
+    void groth16HChecked(ScalarVector a, ScalarVector b, ScalarVector c, ScalarForm hForm) {
+        long bytes = a.segment().byteSize();
+        try (Stream s = Stream.create(device);
+                DeviceBuffer da = DeviceBuffer.allocate(s, bytes);
+                DeviceBuffer db = DeviceBuffer.allocate(s, bytes);
+                DeviceBuffer dc = DeviceBuffer.allocate(s, bytes)) {
+            da.copyFrom(a.segment(), 0, s);
+            db.copyFrom(b.segment(), 0, s);
+            dc.copyFrom(c.segment(), 0, s);
+            queueH(s, a.curve(), Long.numberOfTrailingZeros(a.size()), da, db, dc);
+            da.copyTo(a.segment(), 0, s);
+            s.synchronize();
+        }
+        if (hForm == ScalarForm.CANONICAL) {
+            ScalarOps.fromMontgomery(a, ScalarVector.wrap(a.curve(), ScalarForm.CANONICAL, a.segment()));
+        }
+    }
+
+    private void queueH(Stream s, Curve curve, int logN, DeviceBuffer a, DeviceBuffer b, DeviceBuffer c) {
+        CudaChecked.check(cuzk_cuda_h.cuzk_cuda_groth16_h(device.ordinal(), s.handle(), curve.id(), logN, a.pointer(), b.pointer(),
+                c.pointer()), "cuzk_cuda_groth16_h");
     }
 
     @Override
-    public void ntt(ScalarVector data, NttKind kind, BigInteger cosetShift) {
-        Validate.isTrue(data.form() == ScalarForm.MONTGOMERY, "NTT data must be Fr elements in Montgomery form");
-        long n = data.size();
-        Validate.isTrue(n > 0 && Long.bitCount(n) == 1, "the NTT size must be a power of two, not %d", n);
-        try (Arena a = Arena.ofConfined(); Stream s = Stream.create(device); DeviceBuffer d = DeviceBuffer.allocate(s, data.segment().byteSize())) {
-            MemorySegment cfg = cuzk_ntt_config.allocate(a);
-            cuzk_ntt_config.curve(cfg, data.curve().id());
-            cuzk_ntt_config.direction(cfg, kind.direction());
-            cuzk_ntt_config.coset(cfg, kind.coset() ? 1 : 0);
-            cuzk_ntt_config.log_n(cfg, Long.numberOfTrailingZeros(n));
-            if (kind.coset() && cosetShift != null) {
-                ScalarVector shift = ScalarVector.allocate(a, data.curve(), 1, ScalarForm.MONTGOMERY);
-                shift.set(0, cosetShift);
-                cuzk_ntt_config.coset_shift(cfg, shift.segment());
-            } else {
-                cuzk_ntt_config.coset_shift(cfg, MemorySegment.NULL);
+    void prepareGroth16Checked(Curve curve, int logN) {
+        // the device's tables are made by its kernels' first launch; the host has nothing to prepare
+    }
+
+    // ---- a proof's kernels ---------------------------------------------------------------------
+
+    /** The key's G1 point sets on the device. */
+    private record DevicePoints(DeviceBuffer a, DeviceBuffer b1, DeviceBuffer c, DeviceBuffer h) implements AutoCloseable {
+        @Override
+        public void close() {
+            a.close();
+            b1.close();
+            c.close();
+            h.close();
+        }
+    }
+
+    /** Uploads A, B1, C and H (synchronously: the caller holds no lock a proof waits on). */
+    @Override
+    Resident residentChecked(Groth16Bases g) {
+        List<DeviceBuffer> done = new ArrayList<>();
+        try (Stream s = Stream.create(device)) {
+            for (PointVector v : new PointVector[] {g.a(), g.b1(), g.c(), g.h()}) {
+                DeviceBuffer d = DeviceBuffer.allocateSync(device, Math.max(1, v.segment().byteSize()));
+                done.add(d);
+                if (v.segment().byteSize() > 0) {
+                    d.copyFrom(v.segment(), 0, s);
+                }
             }
-            d.copyFrom(data.segment(), 0, s);
-            CudaChecked.check(cuzk_cuda_h.cuzk_cuda_ntt(device.ordinal(), s.handle(), cfg, d.pointer()), "cuzk_cuda_ntt");
-            d.copyTo(data.segment(), 0, s);
             s.synchronize();
+            return new Resident(this, g, new DevicePoints(done.get(0), done.get(1), done.get(2), done.get(3)));
+        } catch (RuntimeException e) {
+            done.forEach(DeviceBuffer::close);
+            throw e;
+        }
+    }
+
+    @Override
+    Groth16Msms groth16Checked(Resident bases, Groth16Inputs in) {
+        try (CudaLane lane = new CudaLane()) {
+            return lane.start(bases, in, Events.NONE).finish();
+        }
+    }
+
+    @Override
+    public Lane openLane() {
+        return new CudaLane();
+    }
+
+    /** A lane of the GPU: a stream of its own. */
+    final class CudaLane implements Lane {
+        private final Stream stream = Stream.create(device);
+
+        /**
+         * Uploads a, b, c and the witness, queues H and the four G1 MSMs on the stream, starts the
+         * G2 MSM on a CPU thread, and returns.
+         */
+        @Override
+        public Pending start(Resident bases, Groth16Inputs in, Events events) {
+            checkProof(bases, in);
+            Validate.notNull(events, "events");
+            Groth16Bases g = bases.bases();
+            DevicePoints r = (DevicePoints) bases.device();
+            Curve curve = g.curve();
+            int n = g.domainSize();
+            long bytes = (long) n * Curve.SCALAR_BYTES;
+            List<DeviceBuffer> buffers = new ArrayList<>();
+            List<PendingMsm> started = new ArrayList<>();
+            Event copied = null;
+            CompletableFuture<Point> b2 = null;
+            events.started(System.nanoTime());
+            try {
+                DeviceBuffer da = DeviceBuffer.allocate(stream, bytes);
+                buffers.add(da);
+                DeviceBuffer db = DeviceBuffer.allocate(stream, bytes);
+                buffers.add(db);
+                DeviceBuffer dc = DeviceBuffer.allocate(stream, bytes);
+                buffers.add(dc);
+                DeviceBuffer dw = DeviceBuffer.allocate(stream, in.witness().segment().byteSize());
+                buffers.add(dw);
+                da.copyFrom(in.a().segment(), 0, stream);
+                db.copyFrom(in.b().segment(), 0, stream);
+                dc.copyFrom(in.c().segment(), 0, stream);
+                dw.copyFrom(in.witness().segment(), 0, stream);
+                copied = Event.create(device, false);
+                copied.record(stream);
+                queueH(stream, curve, Integer.numberOfTrailingZeros(n), da, db, dc);
+                b2 = CompletableFuture.supplyAsync(() -> cpu.msm(g.b2(), in.witness()), g2);
+                long nVars = g.nVars();
+                started.add(startMsm(stream, curve, r.a(), dw, nVars, ScalarForm.CANONICAL));
+                started.add(startMsm(stream, curve, r.b1(), dw, nVars, ScalarForm.CANONICAL));
+                started.add(startMsmAt(stream, curve, r.c(), dw, (g.nPublic() + 1L) * Curve.SCALAR_BYTES, g.c().size(),
+                        ScalarForm.CANONICAL));
+                started.add(startMsm(stream, curve, r.h(), da, n, ScalarForm.MONTGOMERY));
+                return new CudaPending(copied, events, started, b2);
+            } catch (RuntimeException | Error e) {
+                // leave nothing behind: finished handles free their native state, the G2 MSM stops
+                // reading the witness before the caller may free it
+                for (PendingMsm m : started) {
+                    try {
+                        m.finish();
+                    } catch (RuntimeException ignored) {
+                        // the first failure is the one reported
+                    }
+                }
+                if (b2 != null) {
+                    b2.handle((v, x) -> null).join();
+                }
+                if (copied != null) {
+                    copied.close();
+                }
+                events.ended(System.nanoTime());
+                throw e;
+            } finally {
+                // stream-ordered frees: they take effect after whatever was queued above
+                buffers.forEach(DeviceBuffer::close);
+            }
+        }
+
+        @Override
+        public void close() {
+            stream.close();
+        }
+    }
+
+    /** The kernels of one proof in flight on a lane. */
+    private static final class CudaPending implements Pending {
+        private final Event copied;
+        private final Events events;
+        private final List<PendingMsm> g1;
+        private final CompletableFuture<Point> b2;
+
+        CudaPending(Event copied, Events events, List<PendingMsm> g1, CompletableFuture<Point> b2) {
+            this.copied = copied;
+            this.events = events;
+            this.g1 = g1;
+            this.b2 = b2;
+        }
+
+        /**
+         * Waits: once the device has copied a, b, c, abcTaken runs; then the MSMs' results. Every
+         * handle is finished (and so freed) and the G2 MSM joined even when one of them fails.
+         */
+        @Override
+        public Groth16Msms finish() {
+            RuntimeException failure = null;
+            try {
+                copied.synchronize();
+                events.abcTaken();
+            } catch (RuntimeException e) {
+                failure = e; // a, b, c stay with the caller; the handles below still get freed
+            } finally {
+                copied.close();
+            }
+            Point[] sums = new Point[4];
+            for (int i = 0; i < sums.length; i++) {
+                try {
+                    sums[i] = g1.get(i).finish();
+                } catch (RuntimeException e) {
+                    failure = failure == null ? e : failure;
+                }
+            }
+            Point g2;
+            try {
+                g2 = b2.join();
+            } catch (CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException re ? re : e;
+                throw failure != null ? failure : cause;
+            } finally {
+                events.ended(System.nanoTime());
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return new Groth16Msms(sums[0], sums[1], g2, sums[2], sums[3]);
         }
     }
 
@@ -154,7 +399,7 @@ public final class CudaBackend implements Backend {
     static String unavailableReason() {
         if (!CudaRuntime.libraryAvailable()) {
             try {
-                io.cuzk.internal.CudaLibrary.lookup();
+                CudaLibrary.lookup();
             } catch (NativeLibraryException e) {
                 return e.getMessage();
             }
@@ -170,10 +415,5 @@ public final class CudaBackend implements Backend {
         } catch (CudaException e) {
             return e.getMessage();
         }
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }

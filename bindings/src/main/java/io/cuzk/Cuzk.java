@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.CriticalCalls;
 import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.ffi.cuzk_h;
 import io.cuzk.internal.ffi.cuzk_library_info;
@@ -21,6 +22,15 @@ public final class Cuzk {
     public record LibraryInfo(int abiVersion, boolean cudaCompiled, int hardwareThreads, int maxNttLogSize, CpuIsa cpuIsa,
             Set<CpuIsa> availableCpuIsas, String version, String build, Path path) {}
 
+    /**
+     * The ABI version of the loaded library ({@code cuzk_abi_version}, a critical downcall: no
+     * thread-state transition). The loader refuses a library whose version differs from the
+     * bindings', so this is what the bindings were generated for.
+     */
+    public static int abiVersion() {
+        return CriticalCalls.cuzk_abi_version();
+    }
+
     /** Loads the library if needed and describes it. */
     public static LibraryInfo libraryInfo() {
         try (Arena a = Arena.ofConfined()) {
@@ -39,6 +49,15 @@ public final class Cuzk {
                     cuzk_library_info.version(info).getString(0), cuzk_library_info.build(info).getString(0),
                     NativeLibrary.path());
         }
+    }
+
+    /**
+     * Whether the library was copied into a temporary folder that is deleted only when the JVM runs
+     * its shutdown hooks (the fallback when no cache folder is usable): a process that ends with
+     * {@link Runtime#halt} would leave it behind.
+     */
+    public static boolean needsShutdownHooks() {
+        return NativeLibrary.deletesFilesOnExit();
     }
 
     /**

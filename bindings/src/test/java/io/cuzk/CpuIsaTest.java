@@ -89,9 +89,9 @@ class CpuIsaTest {
                         copy[j] = ScalarVector.allocate(a, c, 1 << log, ScalarForm.MONTGOMERY);
                         MemorySegment.copy(abc[j].segment(), 0, copy[j].segment(), 0, abc[j].segment().byteSize());
                     }
-                    Synthesis.h(abc[0], abc[1], abc[2], 0);
+                    Backend.cpu().groth16H(abc[0], abc[1], abc[2], ScalarForm.MONTGOMERY);
                     out.add(abc[0].segment().toArray(ValueLayout.JAVA_BYTE));
-                    Synthesis.h(copy[0], copy[1], copy[2], 0, ScalarForm.CANONICAL); // left ready for the MSM
+                    Backend.cpu().groth16H(copy[0], copy[1], copy[2], ScalarForm.CANONICAL); // left ready for the MSM
                     out.add(copy[0].segment().toArray(ValueLayout.JAVA_BYTE));
                 }
             }

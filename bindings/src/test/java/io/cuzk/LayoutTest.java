@@ -1,9 +1,11 @@
 package io.cuzk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.Structs;
 import io.cuzk.internal.ffi.cuzk_abc_config;
 import io.cuzk.internal.ffi.cuzk_check_result;
 import io.cuzk.internal.ffi.cuzk_codec_config;
@@ -81,23 +83,34 @@ class LayoutTest {
         assertEquals(cStructs, all.size(), "a struct of cuzk.h has no Java layout: " + c.keySet());
     }
 
-    /** What the pointer fields' setters write is what their getters read back, in place. */
+    /**
+     * The pointer fields the typed layer writes as 64-bit words (Structs.setAddress) read back
+     * through the generated AddressLayout accessors, in place; a closed segment is refused.
+     */
     @Test
     void pointerFieldsRoundTrip() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment x = a.allocate(64, 8), y = a.allocate(64, 8), z = a.allocate(32, 8);
             MemorySegment abc = cuzk_abc_config.allocate(a);
             cuzk_abc_config.domain_size(abc, 7);
-            cuzk_abc_config.coeffs(abc, x);
-            cuzk_abc_config.witness(abc, y);
+            Structs.setAddress(abc, cuzk_abc_config.coeffs$offset(), x);
+            Structs.setAddress(abc, cuzk_abc_config.witness$offset(), y);
             assertEquals(x.address(), cuzk_abc_config.coeffs(abc).address());
             assertEquals(y.address(), cuzk_abc_config.witness(abc).address());
             assertEquals(7, cuzk_abc_config.domain_size(abc), "the neighbouring field is untouched");
             MemorySegment ntt = cuzk_ntt_config.allocate(a);
-            cuzk_ntt_config.coset_shift(ntt, z);
+            Structs.setAddress(ntt, cuzk_ntt_config.coset_shift$offset(), z);
             assertEquals(z.address(), cuzk_ntt_config.coset_shift(ntt).address());
-            cuzk_ntt_config.coset_shift(ntt, MemorySegment.NULL);
+            Structs.setAddress(ntt, cuzk_ntt_config.coset_shift$offset(), MemorySegment.NULL);
             assertEquals(MemorySegment.NULL, cuzk_ntt_config.coset_shift(ntt));
+            Arena gone = Arena.ofConfined();
+            MemorySegment closed = gone.allocate(8);
+            gone.close();
+            assertThrows(IllegalStateException.class, () -> Structs.setAddress(abc, cuzk_abc_config.coeffs$offset(), closed));
+            for (MemoryLayout m : List.of(cuzk_abc_config.coeffs$layout(), cuzk_abc_config.witness$layout(),
+                    cuzk_ntt_config.coset_shift$layout())) {
+                assertEquals(8, m.byteSize(), "Structs writes pointers as 64-bit words");
+            }
         }
     }
 

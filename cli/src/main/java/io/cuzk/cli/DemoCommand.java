@@ -12,23 +12,48 @@ import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.math.BigInteger;
 import java.util.Random;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code cuzk msm-demo}: an MSM over generated bases m_i·G with random scalars k_i,
  * checked against the single multiplication (sum k_i·m_i mod r)·G.
  */
-final class DemoCommand {
-    static final Set<String> OPTIONS = Set.of("curve", "group", "log-size", "threads", "seed");
+@Command(name = "msm-demo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "An MSM on generated points m_i*G with random scalars k_i, checked against (sum k_i*m_i)*G.")
+final class DemoCommand implements Callable<Integer> {
+    @ParentCommand
+    Main root;
 
-    private DemoCommand() {}
+    @Spec
+    CommandSpec spec;
 
-    static int run(Options opts, PrintStream out) {
-        Curve curve = opts.curve("bls12-381");
-        Group group = opts.group("g1");
-        int logSize = opts.getInt("log-size", 16, 0, 24);
-        int threads = opts.getInt("threads", 0, 0, 4096);
-        long seed = opts.getInt("seed", 1, 0, Integer.MAX_VALUE);
+    @Option(names = "--curve", paramLabel = "bn254|bls12-381", defaultValue = "bls12-381", converter = Converters.CurveConverter.class,
+            description = "the curve (default: ${DEFAULT-VALUE})")
+    Curve curve;
+
+    @Option(names = "--group", paramLabel = "g1|g2", defaultValue = "g1", converter = Converters.GroupConverter.class,
+            description = "the group (default: ${DEFAULT-VALUE})")
+    Group group;
+
+    @Option(names = "--log-size", paramLabel = "K", defaultValue = "16", description = "2^K points, K in 0..24 (default: ${DEFAULT-VALUE})")
+    int logSize;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "0", description = "CPU threads, 0 = all (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "the random generator's seed (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Override
+    public Integer call() {
+        Ranges.check(spec, "--log-size", logSize, 0, 24);
+        Ranges.check(spec, "--threads", threads, 0, 4096);
+        PrintStream out = root.out;
         long n = 1L << logSize;
         Backend backend = Backend.cpu(threads);
         out.printf("cuzk msm-demo: %s %s MSM of %d pairs on %s%n", curve.cliName(), group, n, backend.name());

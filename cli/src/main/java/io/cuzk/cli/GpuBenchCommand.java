@@ -13,9 +13,6 @@ import io.cuzk.ScalarVector;
 import io.cuzk.cuda.DeviceBuffer;
 import io.cuzk.cuda.Event;
 import io.cuzk.cuda.Stream;
-import io.cuzk.internal.CudaChecked;
-import io.cuzk.internal.ffi.cuzk_cuda_h;
-import io.cuzk.internal.ffi.cuzk_ntt_config;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -23,25 +20,59 @@ import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code cuzk gpu-bench}: G1 MSMs and NTTs on a GPU, timed with CUDA events around the kernels
  * (inputs already on the device), each checked against the CPU backend at the smallest size.
  * Prints one line per measurement: kind, curve, log size, milliseconds (median of the runs).
  */
-final class GpuBenchCommand {
-    static final Set<String> OPTIONS = Set.of("curve", "msm", "ntt", "runs", "device");
+@Command(name = "gpu-bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"G1 MSMs and NTTs on a GPU timed with CUDA events (inputs on the device); the first size of each",
+            "is checked against the CPU backend."})
+final class GpuBenchCommand implements Callable<Integer> {
+    @ParentCommand
+    Main root;
 
-    private GpuBenchCommand() {}
+    @Spec
+    CommandSpec spec;
 
-    static int run(Options opts, PrintStream out) {
-        Curve curve = opts.curve("bls12-381");
-        int[] msm = sizes(opts.get("msm", "20,22,24"));
-        int[] ntt = sizes(opts.get("ntt", "20,24"));
-        int runs = opts.getInt("runs", 3, 1, 100);
-        CudaBackend gpu = CudaBackend.open(opts.getInt("device", 0, 0, 64));
+    @Option(names = "--curve", paramLabel = "bn254|bls12-381", defaultValue = "bls12-381", converter = Converters.CurveConverter.class,
+            description = "the curve (default: ${DEFAULT-VALUE})")
+    Curve curve;
+
+    @Option(names = "--msm", paramLabel = "K,K,...", split = ",", defaultValue = "20,22,24",
+            description = "MSM sizes as powers of two (default: ${DEFAULT-VALUE})")
+    int[] msm;
+
+    @Option(names = "--ntt", paramLabel = "K,K,...", split = ",", defaultValue = "20,24",
+            description = "NTT sizes as powers of two (default: ${DEFAULT-VALUE})")
+    int[] ntt;
+
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3", description = "runs per size; the median is printed (default: ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--device", paramLabel = "N", defaultValue = "0", description = "the CUDA device's ordinal (default: ${DEFAULT-VALUE})")
+    int device;
+
+    @Override
+    public Integer call() {
+        Ranges.check(spec, "--runs", runs, 1, 100);
+        Ranges.check(spec, "--device", device, 0, 1024);
+        for (int k : msm) {
+            Ranges.check(spec, "--msm", k, 0, 28);
+        }
+        for (int k : ntt) {
+            Ranges.check(spec, "--ntt", k, 0, curve.twoAdicity());
+        }
+        PrintStream out = root.out;
+        CudaBackend gpu = CudaBackend.open(device);
         out.println("# " + gpu.name() + ", " + curve.cliName() + ", CUDA event times, median of " + runs);
         for (int k : msm) {
             out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, k == msm[0]));
@@ -50,10 +81,6 @@ final class GpuBenchCommand {
             out.printf(Locale.ROOT, "ntt %s 2^%d %.3f ms%n", curve.cliName(), k, ntt(gpu, curve, k, runs, k == ntt[0]));
         }
         return Main.OK;
-    }
-
-    static int[] sizes(String s) {
-        return s.isBlank() ? new int[0] : Arrays.stream(s.split(",")).mapToInt(v -> Integer.parseInt(v.trim())).toArray();
     }
 
     static void randomScalars(MemorySegment s, long n, SplittableRandom rnd) {
@@ -116,10 +143,6 @@ final class GpuBenchCommand {
         try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
             ScalarVector data = ScalarVector.allocate(a, c, n, ScalarForm.MONTGOMERY);
             randomScalars(data.segment(), n, new SplittableRandom(k));
-            MemorySegment cfg = cuzk_ntt_config.allocate(a);
-            cuzk_ntt_config.curve(cfg, c.id());
-            cuzk_ntt_config.direction(cfg, NttKind.FORWARD.direction());
-            cuzk_ntt_config.log_n(cfg, k);
             try (DeviceBuffer d = DeviceBuffer.allocate(s, data.segment().byteSize());
                     Event e0 = Event.create(gpu.device(), true); Event e1 = Event.create(gpu.device(), true)) {
                 d.copyFrom(data.segment(), 0, s);
@@ -136,7 +159,7 @@ final class GpuBenchCommand {
                         }
                     }
                     e0.record(s);
-                    CudaChecked.check(cuzk_cuda_h.cuzk_cuda_ntt(gpu.device().ordinal(), s.handle(), cfg, d.pointer()), "cuzk_cuda_ntt");
+                    gpu.startNtt(s, c, d, k, NttKind.FORWARD);
                     e1.record(s);
                     e1.synchronize();
                     ms[r] = Event.elapsedMillis(e0, e1);

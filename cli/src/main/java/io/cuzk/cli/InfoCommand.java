@@ -3,15 +3,20 @@ package io.cuzk.cli;
 import io.cuzk.BackendChoice;
 import io.cuzk.Cuzk;
 import java.io.PrintStream;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
 
 /** {@code cuzk info}: what native library is loaded and how it was built. */
-final class InfoCommand {
-    static final Set<String> OPTIONS = Set.of();
+@Command(name = "info", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = "The native library: version, build, threads, CPU code paths, CUDA, and what --backend auto chooses.")
+final class InfoCommand implements Callable<Integer> {
+    @ParentCommand
+    Main root;
 
-    private InfoCommand() {}
-
-    static int run(Options opts, PrintStream out) {
+    @Override
+    public Integer call() {
+        PrintStream out = root.out;
         Cuzk.LibraryInfo info = Cuzk.libraryInfo();
         out.println("cuzk " + info.version() + " (ABI " + info.abiVersion() + ")");
         out.println("library:  " + info.path());

@@ -1,30 +1,62 @@
 package io.cuzk.cli;
 
+import io.cuzk.Cuzk;
 import io.cuzk.CuzkException;
 import io.cuzk.InvalidPointException;
 import io.cuzk.NativeLibraryException;
 import io.cuzk.groth16.FormatException;
-import io.cuzk.internal.NativeLibrary;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import jdk.jfr.FlightRecorder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
- * The {@code cuzk} command. Without arguments it runs its default job (proving the bundled sample); each
- * subcommand documents its options under {@code cuzk help}.
+ * The {@code cuzk} command. Without arguments it runs its default job, proving the bundled sample;
+ * {@code cuzk <command> --help} describes each command (picocli writes the help from the options
+ * themselves, so it cannot disagree with them).
  *
- * <p>Exit status: 0 success, 1 invalid input, 2 usage error, 3 a native or internal failure.
+ * <p>Exit status: 0 success, 1 invalid input, 2 usage error, 3 an environment, native or internal
+ * failure.
  */
-public final class Main {
+@Command(name = "cuzk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {"Groth16 proofs and their kernels (MSM, NTT) on the CPU or a CUDA GPU, for snarkjs keys and witnesses.",
+            "Without a command it proves the bundled sample (Poseidon on BN254) into out/proof.json and out/public.json."},
+        subcommands = {SampleCommand.class, ProveCommand.class, WorkloadCommand.class, MsmCommand.class, DemoCommand.class,
+            GpuBenchCommand.class, InfoCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:success", "1:invalid input (a file, a point, a witness)", "2:usage error",
+            "3:environment, native or internal failure"})
+public final class Main implements Callable<Integer> {
     static final int OK = 0;
     static final int BAD_INPUT = 1;
     static final int USAGE = 2;
     static final int FAILURE = 3;
 
-    private Main() {}
+    final InputStream in;
+    final PrintStream out;
+    final PrintStream err;
+
+    @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT, description = "print the stack trace of a failure")
+    boolean verbose;
+
+    Main(InputStream in, PrintStream out, PrintStream err) {
+        this.in = in;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** The default job: {@code cuzk sample} with its defaults. */
+    @Override
+    public Integer call() {
+        return new SampleCommand().run(this);
+    }
 
     public static void main(String[] args) {
         int status = run(args, System.in, System.out, System.err);
@@ -41,7 +73,7 @@ public final class Main {
      * temporary copies of the native libraries and a flight recording's dump.
      */
     static void exit(int status) {
-        if (NativeLibrary.deletesFilesOnExit() || flightRecording()) {
+        if (Cuzk.needsShutdownHooks() || flightRecording()) {
             System.exit(status);
         }
         Runtime.getRuntime().halt(status);
@@ -55,78 +87,74 @@ public final class Main {
         }
     }
 
-    /** Runs one command; returns the exit status. */
+    /** Runs one command line; returns the exit status. */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-        String command = args.length == 0 ? "sample" : args[0];
-        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
-        try {
-            return switch (command) {
-                case "sample" -> SampleCommand.run(Options.parse(rest, SampleCommand.OPTIONS), out);
-                case "msm-demo" -> DemoCommand.run(Options.parse(rest, DemoCommand.OPTIONS), out);
-                case "msm" -> MsmCommand.run(Options.parse(rest, MsmCommand.OPTIONS), in, out);
-                case "prove" -> ProveCommand.run(Options.parse(rest, ProveCommand.OPTIONS, 4), out);
-                case "workload" -> WorkloadCommand.run(Options.parse(rest, WorkloadCommand.OPTIONS, 0, Set.of("wtns"), Set.of("json")), out,
-                        err);
-                case "info" -> InfoCommand.run(Options.parse(rest, InfoCommand.OPTIONS), out);
-                case "gpu-bench" -> GpuBenchCommand.run(Options.parse(rest, GpuBenchCommand.OPTIONS), out);
-                case "help", "--help", "-h" -> {
-                    out.print(usage());
-                    yield OK;
-                }
-                default -> throw new UsageException("unknown command '" + command + "'");
-            };
-        } catch (UsageException e) {
-            err.println("cuzk: " + e.getMessage());
-            err.print(usage());
-            return USAGE;
-        } catch (InvalidInputException | InvalidPointException | FormatException e) {
-            err.println("cuzk " + command + ": " + e.getMessage());
-            return BAD_INPUT;
-        } catch (IllegalArgumentException e) {
-            err.println("cuzk " + command + ": " + e.getMessage());
-            return BAD_INPUT;
-        } catch (UncheckedIOException e) {
-            err.println("cuzk " + command + ": " + e.getCause().getMessage());
-            return BAD_INPUT;
-        } catch (NativeLibraryException e) {
-            err.println(e.getMessage());
-            return FAILURE;
-        } catch (CuzkException e) {
-            err.println("cuzk " + command + ": " + e.getMessage());
-            return FAILURE;
-        }
+        Main main = new Main(in, out, err);
+        CommandLine cl = new CommandLine(main);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler(Main::usageError);
+        cl.setExecutionExceptionHandler((e, command, parsed) -> failure(main, command, e));
+        return cl.execute(args);
     }
 
-    static String usage() {
-        return """
-                usage: cuzk [command] [options]
+    /** A usage error: one line naming it, then the usage of the command it was given to. */
+    private static int usageError(ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+        err.print(cmd.getUsageMessage(cmd.getColorScheme()));
+        err.flush();
+        return USAGE;
+    }
 
-                commands:
-                  sample (the default) proves the bundled sample (Poseidon on BN254) into out/proof.json and
-                         out/public.json and prints the snarkjs command that verifies them
-                         [--out DIR]  [--threads N]
-                  prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>  [--backend cpu|cuda|auto] [--device D] [--threads N]
-                         a Groth16 proof from snarkjs files, written as snarkjs writes it (same arguments as
-                         snarkjs groth16 prove and rapidsnark); verify it with snarkjs groth16 verify
-                  workload  --zkey Z --wtns W [--wtns W2 ...] --jobs N --partitions P [--workers-per-device K]
-                         [--backend cpu|cuda|auto] [--tracker lockfree|contended] [--stall-ms MS] [--json] [--out DIR]
-                         [--synthesis-workers S] [--budget-mib M] [--priorities normal|mixed]
-                         runs N jobs of P partitions through the proving engine and reports device utilization,
-                         idle gaps while work waited, chains, throughput and peak memory (JSON with --json)
-                  msm    reads concatenated (point, scalar) pairs as hex on stdin, prints the encoded sum as hex
-                         --curve bn254|bls12-381  --group g1|g2  [--encoding ethereum|native]  [--threads N]
-                         ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254
-                         (64-byte G1, 128-byte G2); scalars are 32-byte big-endian. native: snarkjs's little-endian
-                         Montgomery layout, 32-byte little-endian scalars.
-                  msm-demo  an MSM on generated points, checked against a known answer
-                         --curve bn254|bls12-381 (bls12-381)  --group g1|g2 (g1)  --log-size K (16)  --threads N (0 = all)
-                  gpu-bench  [--curve C] [--msm 20,22,24] [--ntt 20,24] [--runs R] [--device D]
-                         G1 MSMs and NTTs on a GPU timed with CUDA events (inputs on the device), each size
-                         after the first checked against the CPU backend at the first size
-                  info   the native library: version, build, threads
-                  help   this text
+    /** A failure while a command ran: one line, its exit status by kind. */
+    private static int failure(Main main, CommandLine command, Exception e) {
+        String name = command.getCommandSpec().qualifiedName();
+        int status;
+        String message;
+        if (e instanceof InvalidInputException || e instanceof InvalidPointException || e instanceof FormatException
+                || e instanceof IllegalArgumentException) {
+            status = BAD_INPUT;
+            message = e.getMessage();
+        } else if (e instanceof UncheckedIOException io) {
+            status = BAD_INPUT;
+            message = io.getCause().getMessage();
+        } else if (e instanceof NativeLibraryException) {
+            main.err.println(e.getMessage()); // it says "cuzk: " and what is missing already
+            if (main.verbose) {
+                e.printStackTrace(main.err);
+            }
+            return FAILURE;
+        } else if (e instanceof CuzkException) {
+            status = FAILURE;
+            message = e.getMessage();
+        } else {
+            status = FAILURE;
+            message = "internal error: " + e;
+        }
+        main.err.println(name + ": " + message);
+        if (main.verbose) {
+            e.printStackTrace(main.err);
+        }
+        return status;
+    }
 
-                exit status: 0 success, 1 invalid input, 2 usage error, 3 native or internal failure
-                """;
+    /** {@code cuzk --version}: the command's and the native library's versions. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getPackage().getImplementationVersion();
+            String lib;
+            try {
+                Cuzk.LibraryInfo info = Cuzk.libraryInfo();
+                lib = "native library " + info.version() + " (ABI " + info.abiVersion() + "), " + info.path();
+            } catch (RuntimeException | LinkageError e) {
+                lib = "native library not loadable: " + e.getMessage();
+            }
+            return new String[] {"cuzk " + (version == null ? "(development build)" : version), lib,
+                "Java " + Runtime.version() + " (" + System.getProperty("java.home") + ")"};
+        }
     }
 }

@@ -12,36 +12,60 @@ import io.cuzk.PointVector;
 import io.cuzk.ScalarVector;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code cuzk msm}: the multi-scalar multiplication of concatenated (point, scalar) pairs read as
  * hex on stdin, in the shape of Ethereum's MSM precompiles: every point must be canonical, on the
  * curve and in the subgroup, or the command names the first bad pair and fails.
  */
-public final class MsmCommand {
-    static final Set<String> OPTIONS = Set.of("curve", "group", "encoding", "threads");
+@Command(name = "msm", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Reads concatenated (point, scalar) pairs as hex on stdin and prints the encoded sum as hex.",
+            "ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254 (64-byte G1, 128-byte G2);",
+            "scalars are 32-byte big-endian. native: snarkjs's little-endian Montgomery layout, 32-byte little-endian scalars.",
+            "Every point is checked (canonical, on the curve, in the subgroup); the first bad pair is named."})
+public final class MsmCommand implements Callable<Integer> {
+    enum EncodingName {
+        ETHEREUM, NATIVE
+    }
 
-    private MsmCommand() {}
+    @ParentCommand
+    Main root;
 
-    static int run(Options opts, InputStream in, PrintStream out) {
-        Curve curve = opts.curve(null);
-        Group group = opts.group(null);
-        Encoding encoding = switch (opts.get("encoding", "ethereum").toLowerCase(Locale.ROOT)) {
-            case "ethereum", "eth" -> Encoding.ethereum(curve);
-            case "native", "snarkjs" -> Encoding.NATIVE;
-            default -> throw new UsageException("unknown encoding '" + opts.get("encoding", "") + "': expected ethereum or native");
-        };
-        int threads = opts.getInt("threads", 0, 0, 4096);
-        byte[] input = readHex(in);
-        out.println(HexFormat.of().formatHex(msm(curve, group, encoding, input, Backend.cpu(threads))));
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--curve", required = true, paramLabel = "bn254|bls12-381", converter = Converters.CurveConverter.class,
+            description = "the curve")
+    Curve curve;
+
+    @Option(names = "--group", required = true, paramLabel = "g1|g2", converter = Converters.GroupConverter.class,
+            description = "the group")
+    Group group;
+
+    @Option(names = "--encoding", paramLabel = "ethereum|native", defaultValue = "ethereum",
+            description = "how points and scalars are encoded (default: ${DEFAULT-VALUE})")
+    EncodingName encoding = EncodingName.ETHEREUM;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "0", description = "CPU threads, 0 = all (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Override
+    public Integer call() {
+        Ranges.check(spec, "--threads", threads, 0, 4096);
+        Encoding e = encoding == EncodingName.NATIVE ? Encoding.NATIVE : Encoding.ethereum(curve);
+        byte[] input = readHex(root.in);
+        root.out.println(HexFormat.of().formatHex(msm(curve, group, e, input, Backend.cpu(threads))));
         return Main.OK;
     }
 
@@ -52,7 +76,7 @@ public final class MsmCommand {
      */
     public static byte[] msm(Curve curve, Group group, Encoding encoding, byte[] input, Backend backend) {
         if (!encoding.supports(curve)) {
-            throw new UsageException(encoding + " is not defined for " + curve.cliName());
+            throw new IllegalArgumentException(encoding + " is not defined for " + curve.cliName());
         }
         int pointBytes = encoding.pointBytes(curve, group);
         int pairBytes = pointBytes + encoding.scalarBytes();

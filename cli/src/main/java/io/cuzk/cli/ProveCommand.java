@@ -1,37 +1,58 @@
 package io.cuzk.cli;
 
 import io.cuzk.Backend;
-import io.cuzk.BackendChoice;
 import io.cuzk.groth16.Blinding;
 import io.cuzk.groth16.Groth16Prover;
 import io.cuzk.groth16.Proof;
 import io.cuzk.groth16.ProvingKey;
 import io.cuzk.groth16.Witness;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>}: the arguments of
  * {@code snarkjs groth16 prove} and rapidsnark, so either can be swapped for it.
  */
-final class ProveCommand {
-    static final Set<String> OPTIONS = Set.of("threads", "backend", "device", "quiet");
+@Command(name = "prove", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"A Groth16 proof from snarkjs files, written as snarkjs writes it: the arguments of",
+            "`snarkjs groth16 prove` and rapidsnark. Verify it with `snarkjs groth16 verify`."})
+final class ProveCommand implements Callable<Integer> {
+    @ParentCommand
+    Main root;
 
-    private ProveCommand() {}
+    @Parameters(index = "0", paramLabel = "<circuit.zkey>", description = "the proving key (snarkjs .zkey, Groth16)")
+    Path zkey;
 
-    static int run(Options opts, PrintStream out) {
-        Path zkey = Path.of(opts.positional().get(0));
-        Path wtns = Path.of(opts.positional().get(1));
-        Path proofJson = Path.of(opts.positional().get(2));
-        Path publicJson = Path.of(opts.positional().get(3));
-        boolean quiet = Boolean.parseBoolean(opts.get("quiet", "false"));
-        Backend backend = backend(opts, quiet ? null : out);
+    @Parameters(index = "1", paramLabel = "<witness.wtns>", description = "the witness (snarkjs .wtns)")
+    Path wtns;
+
+    @Parameters(index = "2", paramLabel = "<proof.json>", description = "where the proof goes")
+    Path proofJson;
+
+    @Parameters(index = "3", paramLabel = "<public.json>", description = "where the public signals go")
+    Path publicJson;
+
+    @Mixin
+    BackendOptions backend = new BackendOptions();
+
+    @Option(names = {"-q", "--quiet"}, description = "print nothing on success")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        return prove(root, backend.backend(quiet ? null : root.out), zkey, wtns, proofJson, publicJson, quiet);
+    }
+
+    static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet) {
         // First uses that need at most the key's headers run on another thread while this one
         // reads and checks the key and the witness: the linking of the proof's native calls and the
         // tables H keeps for the key's domain size (Groth16Prover.prepare). The blinding's generator
@@ -48,35 +69,15 @@ final class ProveCommand {
             proof.write(proofJson, publicJson);
             if (!quiet) {
                 // concatenated, not printf: the formatter's first use costs a command about 10 ms
-                out.println(zkey + ": " + key.curve().cliName() + ", domain 2^" + Integer.numberOfTrailingZeros(key.domainSize()) + ", "
-                        + key.nPublic() + " public signals; read " + Math.round((t1 - t0) / 1e6) + " ms, proved "
+                root.out.println(zkey + ": " + key.curve().cliName() + ", domain 2^" + Integer.numberOfTrailingZeros(key.domainSize())
+                        + ", " + key.nPublic() + " public signals; read " + Math.round((t1 - t0) / 1e6) + " ms, proved "
                         + Math.round((t2 - t1) / 1e6) + " ms on " + backend.name());
-                out.println("wrote " + proofJson + " and " + publicJson);
+                root.out.println("wrote " + proofJson + " and " + publicJson);
             }
             return Main.OK;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** The backend of --backend (cpu, cuda or auto) and --threads; auto says on log why it chose what it did. */
-    static Backend backend(Options opts, PrintStream log) {
-        int threads = opts.getInt("threads", 0, 0, 4096);
-        String name = opts.get("backend", "cpu").toLowerCase(Locale.ROOT);
-        int device = opts.getInt("device", 0, 0, 64);
-        return switch (name) {
-            case "cpu" -> Backend.cpu(threads);
-            case "cuda" -> Backend.cuda(device);
-            case "auto" -> {
-                BackendChoice choice = BackendChoice.auto();
-                if (log != null) {
-                    log.println("cuzk: backend auto: " + (choice.fallbackReason() == null ? choice.backend().name()
-                            : "cpu, because " + choice.fallbackReason()));
-                }
-                yield choice.fallbackReason() == null ? choice.backend() : Backend.cpu(threads);
-            }
-            default -> throw new UsageException("unknown backend '" + name + "': expected cpu, cuda or auto");
-        };
     }
 
     private static void prepare(Path zkey, Backend backend) {
@@ -91,7 +92,7 @@ final class ProveCommand {
         T read() throws IOException;
     }
 
-    private static <T> T read(Reader<T> r, Path file) throws IOException {
+    static <T> T read(Reader<T> r, Path file) throws IOException {
         try {
             return r.read();
         } catch (NoSuchFileException e) {

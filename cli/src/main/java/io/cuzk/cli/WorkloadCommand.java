@@ -1,12 +1,17 @@
 package io.cuzk.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cuzk.Backend;
 import io.cuzk.engine.Config;
+import io.cuzk.engine.ContendedBaseline;
 import io.cuzk.engine.Engine;
 import io.cuzk.engine.EngineStatus;
 import io.cuzk.engine.Job;
 import io.cuzk.engine.JobHandle;
 import io.cuzk.engine.PartitionState;
+import io.cuzk.engine.Phase;
 import io.cuzk.engine.Priority;
 import io.cuzk.engine.TrackerMode;
 import io.cuzk.groth16.Proof;
@@ -19,53 +24,100 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code cuzk workload}: runs jobs of several partitions through the engine and reports what the
  * devices did: utilization while work waited, the idle gaps, the longest chain of partitions run
  * back to back, throughput and peak memory, as JSON with {@code --json} or as live progress.
  */
-final class WorkloadCommand {
-    static final Set<String> OPTIONS = Set.of("zkey", "wtns", "jobs", "partitions", "workers-per-device", "backend", "tracker", "json",
-            "out", "stall-ms", "synthesis-workers", "synthesis-threads", "budget-mib", "threads", "priorities", "device");
+@Command(name = "workload", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Runs N jobs of P partitions through the proving engine and reports device utilization, idle gaps while",
+            "work waited, chains, throughput and peak memory (JSON with --json)."})
+final class WorkloadCommand implements Callable<Integer> {
+    enum Priorities {
+        NORMAL, MIXED
+    }
 
-    private WorkloadCommand() {}
+    @ParentCommand
+    Main root;
 
-    static int run(Options opts, PrintStream out, PrintStream err) {
-        Path zkey = Path.of(opts.require("zkey"));
-        List<Path> wtns = opts.all("wtns").stream().map(Path::of).toList();
-        if (wtns.isEmpty()) {
-            throw new UsageException("give at least one --wtns");
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--zkey", required = true, paramLabel = "FILE", description = "the proving key of every job")
+    Path zkey;
+
+    @Option(names = "--wtns", required = true, paramLabel = "FILE",
+            description = "a witness; repeat it for several, which the partitions take in turn")
+    List<Path> wtns;
+
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "1", description = "jobs to submit (default: ${DEFAULT-VALUE})")
+    int jobs;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "1", description = "partitions per job (default: ${DEFAULT-VALUE})")
+    int partitions;
+
+    @Mixin
+    BackendOptions backend = new BackendOptions();
+
+    @Option(names = "--workers-per-device", paramLabel = "K", defaultValue = "2",
+            description = "device workers per device (default: ${DEFAULT-VALUE})")
+    int workersPerDevice;
+
+    @Option(names = "--synthesis-workers", paramLabel = "S",
+            description = "partitions synthesized at once (default: half the hardware threads)")
+    Integer synthesisWorkers;
+
+    @Option(names = "--synthesis-threads", paramLabel = "T", defaultValue = "1",
+            description = "native threads per synthesis, 0 = all (default: ${DEFAULT-VALUE})")
+    int synthesisThreads;
+
+    @Option(names = "--budget-mib", paramLabel = "M", description = "the memory budget in MiB (default: half the physical memory)")
+    Integer budgetMib;
+
+    @Option(names = "--priorities", paramLabel = "normal|mixed", defaultValue = "normal",
+            description = "every job NORMAL, or the jobs cycling through the priorities (default: ${DEFAULT-VALUE})")
+    Priorities priorities = Priorities.NORMAL;
+
+    @Option(names = "--tracker", paramLabel = "lockfree|contended", defaultValue = "lockfree",
+            description = "the engine's lock-free status tracker, or the contended baseline it replaces (default: ${DEFAULT-VALUE})")
+    TrackerMode tracker = TrackerMode.LOCKFREE;
+
+    @Option(names = "--stall-ms", paramLabel = "MS", defaultValue = "200",
+            description = "with --tracker contended: the finalizers' stall under the lock (default: ${DEFAULT-VALUE})")
+    int stallMs;
+
+    @Option(names = "--json", description = "print the summary as JSON")
+    boolean json;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "write every proof and its public signals into DIR")
+    Path outDir;
+
+    @Override
+    public Integer call() {
+        Ranges.check(spec, "--jobs", jobs, 1, 1_000_000);
+        Ranges.check(spec, "--partitions", partitions, 1, 10_000);
+        Ranges.check(spec, "--workers-per-device", workersPerDevice, 1, 64);
+        Ranges.check(spec, "--synthesis-threads", synthesisThreads, 0, 4096);
+        Ranges.check(spec, "--stall-ms", stallMs, 0, 600_000);
+        if (synthesisWorkers != null) {
+            Ranges.check(spec, "--synthesis-workers", synthesisWorkers, 1, 1024);
         }
-        int jobs = opts.getInt("jobs", 1, 1, 1_000_000);
-        int partitions = opts.getInt("partitions", 1, 1, 10_000);
-        TrackerMode tracker;
-        try {
-            tracker = TrackerMode.parse(opts.get("tracker", "lockfree"));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+        if (budgetMib != null) {
+            Ranges.check(spec, "--budget-mib", budgetMib, 1, Integer.MAX_VALUE);
         }
-        boolean json = opts.flag("json");
-        Path outDir = opts.get("out", null) == null ? null : Path.of(opts.get("out", null));
-        String priorities = opts.get("priorities", "normal").toLowerCase(Locale.ROOT);
-        if (!priorities.equals("normal") && !priorities.equals("mixed")) {
-            throw new UsageException("--priorities is normal or mixed");
-        }
-        Backend backend = ProveCommand.backend(opts, json ? null : err);
-        Config.Builder cfg = Config.builder().devices(List.of(backend)).tracker(tracker)
-                .workersPerDevice(opts.getInt("workers-per-device", 2, 1, 64))
-                .contendedStall(Duration.ofMillis(opts.getInt("stall-ms", 200, 0, 600_000)))
-                .synthesisThreads(opts.getInt("synthesis-threads", 1, 0, 4096));
-        if (opts.get("synthesis-workers", null) != null) {
-            cfg.synthesisWorkers(opts.getInt("synthesis-workers", 1, 1, 1024));
-        }
-        if (opts.get("budget-mib", null) != null) {
-            cfg.memoryBudgetBytes((long) opts.getInt("budget-mib", 1024, 1, Integer.MAX_VALUE) << 20);
-        }
+        PrintStream out = root.out, err = root.err;
         for (Path p : wtns) {
             if (!Files.isRegularFile(p)) {
                 throw new InvalidInputException(p + ": no such file");
@@ -74,16 +126,25 @@ final class WorkloadCommand {
         if (!Files.isRegularFile(zkey)) {
             throw new InvalidInputException(zkey + ": no such file");
         }
+        Backend b = backend.backend(json ? null : err);
+        Config.Builder cfg = Config.builder().devices(List.of(b)).workersPerDevice(workersPerDevice).synthesisThreads(synthesisThreads);
+        if (synthesisWorkers != null) {
+            cfg.synthesisWorkers(synthesisWorkers);
+        }
+        if (budgetMib != null) {
+            cfg.memoryBudgetBytes((long) budgetMib << 20);
+        }
         long t0 = System.nanoTime();
         List<JobHandle> handles = new ArrayList<>();
         int failed = 0;
-        try (Engine engine = Engine.start(cfg.build())) {
+        try (Engine engine = tracker == TrackerMode.CONTENDED ? ContendedBaseline.start(cfg.build(), Duration.ofMillis(stallMs))
+                : Engine.start(cfg.build())) {
             for (int j = 0; j < jobs; j++) {
                 List<Path> parts = new ArrayList<>();
                 for (int p = 0; p < partitions; p++) {
                     parts.add(wtns.get((j * partitions + p) % wtns.size()));
                 }
-                Priority prio = priorities.equals("mixed") ? Priority.values()[j % Priority.values().length] : Priority.NORMAL;
+                Priority prio = priorities == Priorities.MIXED ? Priority.values()[j % Priority.values().length] : Priority.NORMAL;
                 handles.add(engine.submit(Job.ofFiles(zkey, parts, prio)));
             }
             long total = (long) jobs * partitions;
@@ -114,11 +175,11 @@ final class WorkloadCommand {
             double seconds = (System.nanoTime() - t0) / 1e9;
             EngineStatus s = engine.status();
             if (json) {
-                out.println(json(s, total, seconds, tracker));
+                out.println(json(s, total, seconds));
             } else {
                 progress(err, s, total);
                 err.println();
-                summary(out, s, total, seconds);
+                summary(out, s, seconds);
             }
         }
         return failed == 0 ? Main.OK : Main.FAILURE;
@@ -142,14 +203,15 @@ final class WorkloadCommand {
         for (EngineStatus.Device d : s.devices()) {
             b.append(String.format(Locale.ROOT, "; %s utilization %.3f (last 10 s %.3f)", d.name(), d.utilization(), d.recentUtilization()));
         }
-        b.append(String.format("; queued %d synthesizing %d ready %d proving %d finalizing %d   ", s.queues().get(PartitionState.QUEUED),
-                s.queues().get(PartitionState.SYNTHESIZING), s.queues().get(PartitionState.READY), s.queues().get(PartitionState.PROVING),
-                s.queues().get(PartitionState.FINALIZING)));
+        Map<PartitionState, Integer> q = s.queues();
+        b.append(String.format("; queued %d synthesizing %d ready %d proving %d finalizing %d   ", q.get(PartitionState.QUEUED),
+                q.get(PartitionState.SYNTHESIZING), q.get(PartitionState.READY), q.get(PartitionState.PROVING),
+                q.get(PartitionState.FINALIZING)));
         err.print(b);
         err.flush();
     }
 
-    private static void summary(PrintStream out, EngineStatus s, long total, double seconds) {
+    private static void summary(PrintStream out, EngineStatus s, double seconds) {
         out.printf(Locale.ROOT, "%d partitions in %.1f s: %.2f proofs/s, tracker %s%n", s.counters().partitionsDone(), seconds,
                 s.counters().partitionsDone() / seconds, s.tracker().name().toLowerCase(Locale.ROOT));
         for (EngineStatus.Device d : s.devices()) {
@@ -160,28 +222,53 @@ final class WorkloadCommand {
         out.printf(Locale.ROOT, "memory: budget peak %d of %d bytes, pool %d bytes (%d system allocations), peak RSS %d bytes%n",
                 s.memory().budgetPeak(), s.memory().budgetCapacity(), s.memory().poolAllocated(), s.memory().systemAllocations(),
                 peakRss());
-        s.phasesMs().forEach((k, v) -> out.printf(Locale.ROOT, "  %-12s p50 %9.3f ms  p99 %9.3f ms  max %9.3f ms%n", k, v.p50(), v.p99(),
-                v.max()));
+        s.phasesMs().forEach((k, v) -> out.printf(Locale.ROOT, "  %-12s p50 %9.3f ms  p99 %9.3f ms  max %9.3f ms%n", k.label(), v.p50(),
+                v.p99(), v.max()));
     }
 
-    static String json(EngineStatus s, long total, double seconds, TrackerMode tracker) {
-        StringBuilder b = new StringBuilder("{\"devices\":[");
-        for (int i = 0; i < s.devices().size(); i++) {
-            EngineStatus.Device d = s.devices().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"name\":\"%s\",\"utilization\":%.6f,\"spanUtilization\":%.6f,\"gapMs\":{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f,"
-                            + "\"count\":%d},\"longestChain\":%d,\"partitions\":%d,\"busySeconds\":%.3f}",
-                    d.name(), d.utilization(), d.spanUtilization(), d.gapsMs().p50(), d.gapsMs().p99(), d.gapsMs().max(), d.gapCount(),
-                    d.longestChain(), d.partitions(), d.busySeconds()));
+    /** The summary as JSON: each device's figures, throughput, memory and per-phase latencies. */
+    static String json(EngineStatus s, long total, double seconds) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode devices = root.putArray("devices");
+        for (EngineStatus.Device d : s.devices()) {
+            ObjectNode n = devices.addObject();
+            n.put("name", d.name());
+            n.put("utilization", d.utilization());
+            n.put("spanUtilization", d.spanUtilization());
+            ObjectNode gaps = n.putObject("gapMs");
+            gaps.put("p50", d.gapsMs().p50());
+            gaps.put("p99", d.gapsMs().p99());
+            gaps.put("max", d.gapsMs().max());
+            gaps.put("count", d.gapCount());
+            n.put("longestChain", d.longestChain());
+            n.put("partitions", d.partitions());
+            n.put("busySeconds", d.busySeconds());
         }
-        b.append("],");
-        b.append(String.format(Locale.ROOT, "\"partitions\":%d,\"partitionsRequested\":%d,\"seconds\":%.3f,\"proofsPerSecond\":%.4f,",
-                s.counters().partitionsDone(), total, seconds, s.counters().partitionsDone() / seconds));
-        b.append(String.format(Locale.ROOT, "\"peakRssBytes\":%d,\"budgetPeakBytes\":%d,\"budgetBytes\":%d,\"poolBytes\":%d,"
-                + "\"pinnedBytes\":%d,\"systemAllocations\":%d,", peakRss(), s.memory().budgetPeak(), s.memory().budgetCapacity(),
-                s.memory().poolAllocated(), s.memory().pinned(), s.memory().systemAllocations()));
-        b.append("\"tracker\":\"").append(tracker.name().toLowerCase(Locale.ROOT)).append("\"}");
-        return b.toString();
+        root.put("partitions", s.counters().partitionsDone());
+        root.put("partitionsRequested", total);
+        root.put("seconds", seconds);
+        root.put("proofsPerSecond", s.counters().partitionsDone() / seconds);
+        root.put("peakRssBytes", peakRss());
+        root.put("budgetPeakBytes", s.memory().budgetPeak());
+        root.put("budgetBytes", s.memory().budgetCapacity());
+        root.put("poolBytes", s.memory().poolAllocated());
+        root.put("pinnedBytes", s.memory().pinned());
+        root.put("systemAllocations", s.memory().systemAllocations());
+        ObjectNode phases = root.putObject("phasesMs");
+        for (Map.Entry<Phase, EngineStatus.Percentiles> e : s.phasesMs().entrySet()) {
+            ObjectNode p = phases.putObject(e.getKey().label());
+            p.put("p50", e.getValue().p50());
+            p.put("p99", e.getValue().p99());
+            p.put("max", e.getValue().max());
+            p.put("count", e.getValue().count());
+        }
+        root.put("tracker", s.tracker().name().toLowerCase(Locale.ROOT));
+        try {
+            return mapper.writeValueAsString(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The process's peak resident set (VmHWM), or -1 where /proc is not available. */

@@ -17,13 +17,13 @@ import org.apache.commons.lang3.Validate;
  * @param memoryBudgetBytes bytes of partition memory reserved at once (default: half of physical memory)
  * @param maxIdlePoolBytes idle pooled memory kept for reuse
  * @param keyCacheBytes resident proving keys beyond which idle ones are evicted
- * @param tracker how status is kept
- * @param contendedStall the stall finalizers hold the tracker lock across, in {@link TrackerMode#CONTENDED}
  * @param slabAllocator where pooled memory comes from (by default pinned host memory when a device is a GPU)
+ * @param shutdownTimeout how long {@link Engine#close()} and {@link Engine#shutdownNow()} wait for the
+ *     stages to stop once no job is left (a kernel still running then keeps its memory, keys and
+ *     device: they are left to the process instead of being freed under it)
  */
 public record Config(List<Backend> devices, int workersPerDevice, int synthesisWorkers, int synthesisThreads, int finalizers,
-        long memoryBudgetBytes, long maxIdlePoolBytes, long keyCacheBytes, TrackerMode tracker, Duration contendedStall,
-        SlabAllocator slabAllocator) {
+        long memoryBudgetBytes, long maxIdlePoolBytes, long keyCacheBytes, SlabAllocator slabAllocator, Duration shutdownTimeout) {
 
     public Config {
         Validate.notEmpty(devices, "at least one device");
@@ -33,9 +33,8 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         Validate.isTrue(finalizers >= 1, "finalizers must be at least 1: %d", finalizers);
         Validate.isTrue(memoryBudgetBytes > 0, "the memory budget must be positive");
         Validate.isTrue(maxIdlePoolBytes >= 0 && keyCacheBytes >= 0, "pool and key cache sizes must not be negative");
-        Validate.notNull(tracker, "tracker");
-        Validate.isTrue(!contendedStall.isNegative(), "the stall must not be negative");
         Validate.notNull(slabAllocator, "slabAllocator");
+        Validate.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(), "the shutdown timeout must not be negative");
         devices = List.copyOf(devices);
     }
 
@@ -60,9 +59,8 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         private long memoryBudgetBytes = defaultBudget();
         private long maxIdlePoolBytes = -1;
         private long keyCacheBytes = 8L << 30;
-        private TrackerMode tracker = TrackerMode.LOCKFREE;
-        private Duration contendedStall = Duration.ofMillis(200);
         private SlabAllocator slabAllocator;
+        private Duration shutdownTimeout = Duration.ofSeconds(60);
 
         public Builder devices(List<Backend> v) {
             devices = v;
@@ -105,13 +103,8 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
             return this;
         }
 
-        public Builder tracker(TrackerMode v) {
-            tracker = v;
-            return this;
-        }
-
-        public Builder contendedStall(Duration v) {
-            contendedStall = v;
+        public Builder shutdownTimeout(Duration v) {
+            shutdownTimeout = v;
             return this;
         }
 
@@ -124,10 +117,10 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
             SlabAllocator alloc = slabAllocator;
             if (alloc == null) {
                 // pinned host memory where a GPU proves, so its uploads run at full speed
-                alloc = devices.stream().anyMatch(d -> d instanceof io.cuzk.CudaBackend) ? new PinnedSlabAllocator() : SlabAllocator.offHeap();
+                alloc = devices.stream().anyMatch(Backend::prefersPinnedHostMemory) ? new PinnedSlabAllocator() : SlabAllocator.offHeap();
             }
             return new Config(devices, workersPerDevice, synthesisWorkers, synthesisThreads, finalizers, memoryBudgetBytes,
-                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, keyCacheBytes, tracker, contendedStall, alloc);
+                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, keyCacheBytes, alloc, shutdownTimeout);
         }
     }
 }

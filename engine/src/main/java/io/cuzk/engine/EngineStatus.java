@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * An immutable snapshot of the engine. Taking it never blocks a worker in the lock-free tracker.
  *
- * @param tracker the tracker mode
+ * @param tracker which status tracker the engine runs: its own lock-free one, or the contended baseline
  * @param devices per device: utilization, idle gaps while work waited, chains
  * @param queues partitions in each non-terminal state
  * @param memory budget, pool and key figures, in bytes
@@ -15,7 +15,7 @@ import java.util.Map;
  * @param phasesMs per-phase times of finished partitions (p50, p99, max, in milliseconds)
  */
 public record EngineStatus(TrackerMode tracker, List<Device> devices, Map<PartitionState, Integer> queues, Memory memory,
-        Counters counters, List<Worker> workers, Map<String, Percentiles> phasesMs) {
+        Counters counters, List<Worker> workers, Map<Phase, Percentiles> phasesMs) {
 
     /**
      * @param utilization busy share of the time during which work waited for the device

@@ -3,11 +3,12 @@ package io.cuzk.engine;
 import io.cuzk.groth16.Proof;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,16 +19,20 @@ public final class JobHandle {
     private final long id;
     private final Priority priority;
     final List<Partition> partitions;
+    /** Completed by the engine only: callers get {@link #future()}, a view they cannot complete. */
     final CompletableFuture<List<Proof>> future = new CompletableFuture<>();
     /** Partitions not yet retired; the key lease ends when it reaches zero. */
     final AtomicInteger live = new AtomicInteger();
-    private final Engine engine;
+    /** Ends the job's hold on its key (a lease of the engine's key store), or does nothing. */
+    final Runnable releaseKey;
+    private final Ledger ledger;
 
-    JobHandle(long id, Priority priority, List<Partition> partitions, Engine engine) {
+    JobHandle(long id, Priority priority, List<Partition> partitions, Runnable releaseKey, Ledger ledger) {
         this.id = id;
         this.priority = priority;
         this.partitions = partitions;
-        this.engine = engine;
+        this.releaseKey = releaseKey;
+        this.ledger = ledger;
     }
 
     public long id() {
@@ -47,9 +52,12 @@ public final class JobHandle {
         return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** The proofs as a future. */
-    public CompletableFuture<List<Proof>> future() {
-        return future;
+    /**
+     * The proofs as a completion stage: a view of the job's outcome that its holder cannot complete
+     * ({@code toCompletableFuture()} gives an independent copy).
+     */
+    public CompletionStage<List<Proof>> future() {
+        return future.minimalCompletionStage();
     }
 
     /**
@@ -58,37 +66,27 @@ public final class JobHandle {
      * Returns false if the job had already completed.
      */
     public boolean cancel() {
-        return engine.cancel(this);
+        return ledger.cancel(this, new CancellationException("job " + id + " was cancelled"));
     }
 
     public boolean isDone() {
         return future.isDone();
     }
 
-    /**
-     * Each partition's time in each phase so far, in milliseconds: queued (waiting for memory),
-     * synthesis, ready (waiting for a device worker), deviceQueue, device, finalize; a phase not
-     * reached yet is absent.
-     */
-    public List<Map<String, Double>> partitionTimes() {
-        List<Map<String, Double>> out = new ArrayList<>(partitions.size());
+    /** Each partition's time in each phase it has been through so far, in milliseconds. */
+    public List<Map<Phase, Double>> partitionTimes() {
+        List<Map<Phase, Double>> out = new ArrayList<>(partitions.size());
         for (Partition p : partitions) {
-            Map<String, Double> m = new LinkedHashMap<>();
-            put(m, "queued", p.submitted, p.reservedAt);
-            put(m, "synthesis", p.synthStart, p.synthEnd);
-            put(m, "ready", p.synthEnd, p.deviceQueued);
-            put(m, "deviceQueue", p.deviceQueued, p.deviceStart);
-            put(m, "device", p.deviceStart, p.deviceEnd);
-            put(m, "finalize", p.finalizeStart, p.finalizeEnd);
+            Map<Phase, Double> m = new EnumMap<>(Phase.class);
+            for (Phase phase : Phase.values()) {
+                long nanos = phase.nanos(p);
+                if (nanos >= 0) {
+                    m.put(phase, nanos / 1e6);
+                }
+            }
             out.add(m);
         }
         return out;
-    }
-
-    private static void put(Map<String, Double> m, String phase, long from, long to) {
-        if (from != 0 && to != 0 && to >= from) {
-            m.put(phase, (to - from) / 1e6);
-        }
     }
 
     /** Each partition's state now. */

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One partition in flight. Its state moves by compare-and-set, so a canceller and a worker racing
- * for the same partition agree on who handles it. Each phase's timestamps are written by the one
- * thread running that phase.
+ * for the same partition agree on who handles it (see {@link Ledger}). Each phase's timestamps are
+ * written by the one thread running that phase.
  */
 final class Partition implements Comparable<Partition> {
     final JobHandle job;
@@ -36,7 +36,7 @@ final class Partition implements Comparable<Partition> {
     List<BigInteger> publicSignals;
     volatile Proof proof;
 
-    // phase timestamps (System.nanoTime), each written by the thread of its phase
+    // phase timestamps (System.nanoTime()), each written by the thread of its phase; see Phase
     final long submitted;
     volatile long reservedAt, synthStart, synthEnd, deviceQueued, deviceStart, deviceEnd, finalizeStart, finalizeEnd;
 
@@ -58,19 +58,6 @@ final class Partition implements Comparable<Partition> {
 
     boolean transition(PartitionState from, PartitionState to) {
         return state.compareAndSet(from, to);
-    }
-
-    /** Moves to a terminal state from whatever non-terminal state it is in; false if already terminal. */
-    boolean terminate(PartitionState to) {
-        while (true) {
-            PartitionState s = state.get();
-            if (s.terminal()) {
-                return false;
-            }
-            if (state.compareAndSet(s, to)) {
-                return true;
-            }
-        }
     }
 
     long reservation() {

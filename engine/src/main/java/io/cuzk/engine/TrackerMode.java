@@ -2,7 +2,7 @@ package io.cuzk.engine;
 
 import java.util.Locale;
 
-/** How the engine keeps its status. */
+/** How an engine keeps its status: its own design, or the baseline it replaces ({@link ContendedBaseline}). */
 public enum TrackerMode {
     /**
      * Per-worker single-writer state and counters; readers never block writers; finalizers hold

@@ -1,17 +1,15 @@
 package io.cuzk.jmh;
 
 import io.cuzk.Backend;
+import io.cuzk.CpuIsa;
 import io.cuzk.Curve;
+import io.cuzk.Cuzk;
 import io.cuzk.Group;
 import io.cuzk.Point;
 import io.cuzk.PointVector;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarVector;
-import io.cuzk.internal.CriticalCalls;
-import io.cuzk.internal.ffi.cuzk_h;
-import io.cuzk.internal.ffi.cuzk_library_info;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,9 +25,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What crossing into native code costs: a trivial downcall (critical and regular), a call filling a
- * struct, and a whole API call that does no work (an MSM of zero pairs: validation, config struct,
- * downcall, status check, result copy).
+ * What crossing into native code costs, through the public API: a trivial critical downcall, a
+ * regular downcall that does almost nothing (setting the CPU code path to the one in use), and a
+ * whole API call that does no work (an MSM of zero pairs: validation, config struct, downcall,
+ * status check, result copy).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,14 +38,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 2)
 public class FfmCallBenchmark {
     private Arena arena;
-    private MemorySegment info;
     private PointVector noPoints;
     private ScalarVector noScalars;
 
     @Setup(Level.Trial)
     public void setUp() {
         arena = Arena.ofConfined();
-        info = cuzk_library_info.allocate(arena);
         noPoints = PointVector.allocate(arena, Curve.BN254, Group.G1, 0);
         noScalars = ScalarVector.allocate(arena, Curve.BN254, 0, ScalarForm.CANONICAL);
     }
@@ -59,13 +56,13 @@ public class FfmCallBenchmark {
     /** cuzk_abi_version through a critical (no thread-state transition) downcall. */
     @Benchmark
     public int trivialCriticalCall() {
-        return CriticalCalls.cuzk_abi_version();
+        return Cuzk.abiVersion();
     }
 
-    /** cuzk_get_library_info through a regular downcall with a struct pointer. */
+    /** cuzk_set_cpu_isa(AUTO) through a regular downcall, its status checked. */
     @Benchmark
-    public int structCall() {
-        return cuzk_h.cuzk_get_library_info(info);
+    public void regularCall() {
+        Cuzk.setCpuIsa(CpuIsa.AUTO);
     }
 
     /** The public API end to end for an MSM with nothing to do. */

@@ -8,8 +8,6 @@ import io.cuzk.NttKind;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarOps;
 import io.cuzk.ScalarVector;
-import io.cuzk.Synthesis;
-import io.cuzk.groth16.Groth16Prover;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
@@ -72,7 +70,8 @@ public class GrothHBenchmark {
         b = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
         c = ScalarVector.allocate(arena, curve, n, ScalarForm.MONTGOMERY);
         backend = Backend.cpu(threads);
-        shift = Groth16Prover.rootOfUnity(curve, logSize + 1);
+        // the coset snarkjs uses: the primitive 2^(k+1)-th root of unity, 5^((r-1)/2^(k+1))
+        shift = BigInteger.valueOf(5).modPow(curve.r().subtract(BigInteger.ONE).shiftRight(logSize + 1), curve.r());
     }
 
     @TearDown(Level.Trial)
@@ -89,7 +88,7 @@ public class GrothHBenchmark {
     @Benchmark
     public ScalarVector oneCall() {
         reset();
-        Synthesis.h(a, b, c, threads);
+        backend.groth16H(a, b, c, ScalarForm.MONTGOMERY);
         return a;
     }
 

@@ -1,7 +1,6 @@
 package io.cuzk.jmh;
 
 import io.cuzk.BackendChoice;
-import io.cuzk.CudaBackend;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +14,7 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         List<String> a = new ArrayList<>(List.of(args));
         BackendChoice choice = BackendChoice.auto();
-        if (!(choice.backend() instanceof CudaBackend)) {
+        if (choice.fallbackReason() != null) {
             System.out.println("# GPU benchmarks skipped: " + choice.fallbackReason());
             a.add("-e");
             a.add("GpuBenchmark");

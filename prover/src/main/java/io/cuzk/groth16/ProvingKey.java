@@ -5,9 +5,11 @@ import io.cuzk.Codec;
 import io.cuzk.Curve;
 import io.cuzk.Encoding;
 import io.cuzk.Group;
+import io.cuzk.Groth16Bases;
 import io.cuzk.InvalidPointException;
 import io.cuzk.Point;
 import io.cuzk.PointVector;
+import io.cuzk.Qap;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -63,6 +65,7 @@ public final class ProvingKey implements AutoCloseable {
     private final Point alpha1, beta1, beta2, gamma2, delta1, delta2;
     private final PointVector ic, a, b1, b2, c, h;
     private final MemorySegment coefficients;
+    private final Groth16Bases bases;
 
     /**
      * The curve and the sizes of a key, from its two header sections: what a prover can prepare
@@ -153,7 +156,7 @@ public final class ProvingKey implements AutoCloseable {
             throw new FormatException(name, f.label(COEFFS), "truncated: no entry count");
         }
         this.nCoefficients = Integer.toUnsignedLong(BinFile.u32(coeffs, 0));
-        long need = 4 + nCoefficients * io.cuzk.Synthesis.COEFFICIENT_BYTES;
+        long need = 4 + nCoefficients * Qap.COEFFICIENT_BYTES;
         if (coeffs.byteSize() != need) {
             throw new FormatException(name, f.label(COEFFS), (coeffs.byteSize() < need ? "truncated" : "too long") + ": "
                     + nCoefficients + " entries need " + need + " bytes, the section has " + coeffs.byteSize());
@@ -164,6 +167,7 @@ public final class ProvingKey implements AutoCloseable {
         this.b2 = points(f, B2, Group.G2, nVars);
         this.c = points(f, C, Group.G1, (long) nVars - nPublic - 1);
         this.h = points(f, H, Group.G1, domainSize);
+        this.bases = new Groth16Bases(curve, nVars, nPublic, a, b1, b2, c, h);
     }
 
     /**
@@ -342,6 +346,11 @@ public final class ProvingKey implements AutoCloseable {
 
     public PointVector h() {
         return h;
+    }
+
+    /** The point sets a proof's MSMs read, as the backends take them. */
+    public Groth16Bases bases() {
+        return bases;
     }
 
     /** Off-heap bytes this key keeps alive (mapped or copied). */

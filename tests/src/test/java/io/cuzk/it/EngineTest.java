@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cuzk.Curve;
 import io.cuzk.engine.BudgetExceededException;
 import io.cuzk.engine.Config;
+import io.cuzk.engine.ContendedBaseline;
 import io.cuzk.engine.Engine;
 import io.cuzk.engine.EngineStatus;
 import io.cuzk.engine.Job;
 import io.cuzk.engine.JobHandle;
 import io.cuzk.engine.PartitionFailedException;
 import io.cuzk.engine.PartitionState;
+import io.cuzk.engine.Phase;
 import io.cuzk.engine.Priority;
 import io.cuzk.engine.TrackerMode;
 import io.cuzk.groth16.FormatException;
@@ -100,14 +102,15 @@ class EngineTest {
             verify("multi_main", multi.await(WAIT).get(0), tmp);
             assertEquals(List.of(PartitionState.DONE, PartitionState.DONE), chain.partitionStates());
             for (var times : chain.partitionTimes()) {
-                assertEquals(List.of("queued", "synthesis", "ready", "deviceQueue", "device", "finalize"), List.copyOf(times.keySet()));
-                assertTrue(times.get("device") > 0 && times.get("synthesis") > 0, times.toString());
+                assertEquals(List.of(Phase.QUEUED, Phase.SYNTHESIS, Phase.READY, Phase.DEVICE_QUEUE, Phase.DEVICE, Phase.FINALIZE,
+                        Phase.TOTAL), List.copyOf(times.keySet()));
+                assertTrue(times.get(Phase.DEVICE) > 0 && times.get(Phase.SYNTHESIS) > 0, times.toString());
             }
             assertEquals(2, e.keyLoads());
             EngineStatus s = e.status();
             assertEquals(3, s.counters().partitionsDone());
             assertEquals(3, s.devices().get(0).partitions());
-            assertTrue(s.phasesMs().get("device").count() == 3);
+            assertTrue(s.phasesMs().get(Phase.DEVICE).count() == 3);
             assertAllReturned(e);
         }
     }
@@ -308,8 +311,7 @@ class EngineTest {
     /** The contended baseline proves the same things; only its timing differs. */
     @Test
     void theContendedBaselineStillProves() throws Exception {
-        Config cfg = Config.builder().tracker(TrackerMode.CONTENDED).contendedStall(Duration.ofMillis(20)).build();
-        try (Engine e = Engine.start(cfg)) {
+        try (Engine e = ContendedBaseline.start(Config.builder().build(), Duration.ofMillis(20))) {
             JobHandle h = e.submit(Job.ofFiles(zkey("multi_main"), Collections.nCopies(6, wtns("multi_main")), Priority.NORMAL));
             for (Proof p : h.await(WAIT)) {
                 verify("multi_main", p, tmp);

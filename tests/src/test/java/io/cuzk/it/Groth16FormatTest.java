@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cuzk.Curve;
 import io.cuzk.groth16.FormatException;
 import io.cuzk.groth16.Groth16Prover;
+import io.cuzk.groth16.KeyStore;
 import io.cuzk.groth16.ProvingKey;
-import io.cuzk.groth16.ProvingKeyCache;
 import io.cuzk.groth16.Witness;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -224,24 +224,39 @@ class Groth16FormatTest {
         assertEquals(2, Cli.run("prove", "only-one-argument").status());
     }
 
+    /**
+     * The key store reads each version of a file once, and a changed file gets a new key while the
+     * leases on the old one keep using it: the old key closes only when its last lease ends.
+     */
     @Test
-    void theKeyCacheParsesEachFileOnce() throws IOException {
+    void theKeyStoreReadsEachVersionOnceAndClosesOnlyUnleasedKeys() throws IOException {
         Path src = set(Curve.BN254, "chain_main").resolve("circuit.zkey");
         Path copy = tmp.resolve("cached.zkey");
         Files.copy(src, copy);
-        try (ProvingKeyCache cache = new ProvingKeyCache();
+        try (KeyStore store = new KeyStore(Long.MAX_VALUE);
                 Witness w = Witness.read(set(Curve.BN254, "chain_main").resolve("witness.wtns"))) {
-            ProvingKey k1 = cache.get(copy);
-            ProvingKey k2 = cache.get(tmp.resolve("./cached.zkey"));
-            assertTrue(k1 == k2, "the same parsed key");
-            assertEquals(1, cache.loads());
-            new Groth16Prover().prove(k1, w);
+            KeyStore.Lease l1 = store.acquire(copy);
+            KeyStore.Lease l2 = store.acquire(tmp.resolve("./cached.zkey"));
+            ProvingKey old = l1.key();
+            assertTrue(old == l2.key(), "the same parsed key");
+            assertEquals(1, store.loads());
+            new Groth16Prover().prove(old, w);
             Files.setLastModifiedTime(copy, FileTime.fromMillis(Files.getLastModifiedTime(copy).toMillis() + 5000));
-            ProvingKey k3 = cache.get(copy);
-            assertTrue(k3 != k1, "a changed file is read again");
-            assertEquals(2, cache.loads());
-            assertThrows(IllegalStateException.class, () -> new Groth16Prover().prove(k1, w), "the replaced key was closed");
-            new Groth16Prover().prove(k3, w);
+            KeyStore.Lease l3 = store.acquire(copy);
+            assertTrue(l3.key() != old, "a changed file is read again");
+            assertEquals(2, store.loads());
+            assertEquals(2, store.resident(), "the old version stays while it is leased");
+            new Groth16Prover().prove(old, w); // another holder of the old key is not cut off
+            l1.close();
+            l1.close(); // a second close does nothing
+            new Groth16Prover().prove(old, w);
+            l2.close();
+            assertThrows(IllegalStateException.class, () -> new Groth16Prover().prove(old, w), "closed with its last lease");
+            assertThrows(IllegalStateException.class, l1::key, "a closed lease hands out nothing");
+            assertEquals(1, store.resident());
+            new Groth16Prover().prove(l3.key(), w);
+            l3.close();
+            assertEquals(1, store.resident(), "an idle key stays for the next job");
         }
     }
 

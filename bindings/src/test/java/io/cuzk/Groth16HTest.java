@@ -13,11 +13,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Groth16's H in one native call ({@link Synthesis#h}) against its definition in BigInteger at
+ * Groth16's H ({@link Backend#groth16H}; one native call on the CPU) against its definition in BigInteger at
  * small sizes (interpolate a, b and c on the domain, evaluate on the coset by the root of twice the
  * order, h = a·b − c there) and against the same steps done by separate backend calls at larger ones.
  */
-class SynthesisHTest {
+class Groth16HTest {
     /** A(X) from its values on the 2^k-th roots, by the naive inverse DFT. */
     static BigInteger[] interpolate(Curve c, BigInteger[] values, int k) {
         int n = values.length;
@@ -46,7 +46,7 @@ class SynthesisHTest {
             BigInteger g = NttTest.root(c, k + 1), w = NttTest.root(c, k);
             try (Arena arena = Arena.ofConfined()) {
                 ScalarVector va = NttTest.load(arena, c, a), vb = NttTest.load(arena, c, b), vc = NttTest.load(arena, c, cc);
-                Synthesis.h(va, vb, vc, k % 2 == 0 ? 0 : 1);
+                Backend.cpu(k % 2 == 0 ? 0 : 1).groth16H(va, vb, vc, ScalarForm.MONTGOMERY);
                 BigInteger[] h = NttTest.read(va);
                 for (int j = 0; j < n; j++) {
                     BigInteger x = g.multiply(w.modPow(BigInteger.valueOf(j), r)).mod(r);
@@ -66,8 +66,8 @@ class SynthesisHTest {
         BigInteger[] a = NttTest.random(c, n, 1), b = NttTest.random(c, n, 2), cc = NttTest.random(c, n, 3);
         try (Arena arena = Arena.ofConfined()) {
             ScalarVector va = NttTest.load(arena, c, a), vb = NttTest.load(arena, c, b), vc = NttTest.load(arena, c, cc);
-            Synthesis.prepareH(c, k, 0); // the tables made ahead must be the ones H uses
-            Synthesis.h(va, vb, vc, 0);
+            Backend.cpu().prepareGroth16(c, k); // the tables made ahead must be the ones H uses
+            Backend.cpu().groth16H(va, vb, vc, ScalarForm.MONTGOMERY);
             ScalarVector ea = NttTest.load(arena, c, a), eb = NttTest.load(arena, c, b), ec = NttTest.load(arena, c, cc);
             for (ScalarVector v : List.of(ea, eb, ec)) {
                 Backend.cpu(1).ntt(v, NttKind.INVERSE);
@@ -95,8 +95,8 @@ class SynthesisHTest {
                     BigInteger[] a = NttTest.random(c, n, 40 + k), b = NttTest.random(c, n, 50 + k), cc = NttTest.random(c, n, 60 + k);
                     ScalarVector ma = NttTest.load(arena, c, a), mb = NttTest.load(arena, c, b), mc = NttTest.load(arena, c, cc);
                     ScalarVector ca = NttTest.load(arena, c, a), cb = NttTest.load(arena, c, b), ccc = NttTest.load(arena, c, cc);
-                    ScalarVector montgomery = Synthesis.h(ma, mb, mc, 0, ScalarForm.MONTGOMERY);
-                    ScalarVector canonical = Synthesis.h(ca, cb, ccc, 0, ScalarForm.CANONICAL);
+                    ScalarVector montgomery = Backend.cpu().groth16H(ma, mb, mc, ScalarForm.MONTGOMERY);
+                    ScalarVector canonical = Backend.cpu().groth16H(ca, cb, ccc, ScalarForm.CANONICAL);
                     assertSame(ma, montgomery, "Montgomery h is a itself");
                     assertEquals(ScalarForm.CANONICAL, canonical.form());
                     assertEquals(ca.segment().address(), canonical.segment().address(), "canonical h is left in a");
@@ -133,13 +133,13 @@ class SynthesisHTest {
             Curve other = c == Curve.BN254 ? Curve.BLS12_381 : Curve.BN254;
             ScalarVector otherCurve = ScalarVector.allocate(arena, other, 8, ScalarForm.MONTGOMERY);
             String[][] cases = {
-                {"power of two", message(() -> Synthesis.h(three, three, three, 0))},
-                {"same size", message(() -> Synthesis.h(a, b, three, 0))},
-                {"Montgomery", message(() -> Synthesis.h(a, canonical, d, 0))},
-                {"different curves", message(() -> Synthesis.h(a, b, otherCurve, 0))},
-                {"distinct", message(() -> Synthesis.h(a, a, d, 0))},
-                {"threads", message(() -> Synthesis.h(a, b, d, -1))},
-                {"no domain of 2^" + c.twoAdicity(), message(() -> Synthesis.prepareH(c, c.twoAdicity(), 0))},
+                {"not a power of two", message(() -> Backend.cpu().groth16H(three, three, three, ScalarForm.MONTGOMERY))},
+                {"same size", message(() -> Backend.cpu().groth16H(a, b, three, ScalarForm.MONTGOMERY))},
+                {"Montgomery", message(() -> Backend.cpu().groth16H(a, canonical, d, ScalarForm.MONTGOMERY))},
+                {"different curves", message(() -> Backend.cpu().groth16H(a, b, otherCurve, ScalarForm.MONTGOMERY))},
+                {"distinct", message(() -> Backend.cpu().groth16H(a, a, d, ScalarForm.MONTGOMERY))},
+                {"threads", message(() -> Backend.cpu(-1).groth16H(a, b, d, ScalarForm.MONTGOMERY))},
+                {"no domain of 2^" + c.twoAdicity(), message(() -> Backend.cpu().prepareGroth16(c, c.twoAdicity()))},
             };
             for (String[] cs : cases) {
                 assertTrue(cs[1].contains(cs[0]), cs[0] + ": " + cs[1]);

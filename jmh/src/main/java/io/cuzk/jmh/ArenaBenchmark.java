@@ -1,4 +1,8 @@
-package io.cuzk.engine;
+package io.cuzk.jmh;
+
+import io.cuzk.engine.PartitionArena;
+import io.cuzk.engine.SlabAllocator;
+import io.cuzk.engine.SlabPool;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,0 +1,70 @@
+package io.cuzk.engine;
+
+import io.cuzk.Groth16Msms;
+import io.cuzk.groth16.Blinding;
+import io.cuzk.groth16.Groth16Prover;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The last stage: finalizers assemble a partition's proof from its MSMs (with fresh blinding),
+ * return all of its memory to the pool and its budget, and complete its job when it was the last.
+ * They hold nothing a device worker waits for (unless the contended baseline tracker says so).
+ */
+final class Finalizers {
+    private final ExecutorService pool;
+    private final Ledger ledger;
+    private final StatusTracker tracker;
+    private final EngineMetrics metrics;
+    private final Blinding blinding = Blinding.secure();
+
+    Finalizers(int threads, Ledger ledger, StatusTracker tracker, EngineMetrics metrics) {
+        this.pool = Executors.newFixedThreadPool(threads, Engine.daemon("cuzk-finalizer"));
+        this.ledger = ledger;
+        this.tracker = tracker;
+        this.metrics = metrics;
+    }
+
+    /** Hands p over; once the finalizers stop (a worker that outlived the engine's stop), p is finished here. */
+    void submit(Partition p, Groth16Msms msms) {
+        try {
+            pool.execute(() -> finish(p, msms));
+        } catch (RejectedExecutionException stopping) {
+            finish(p, msms);
+        }
+    }
+
+    private void finish(Partition p, Groth16Msms msms) {
+        tracker.finalize(p, () -> {
+            p.finalizeStart = System.nanoTime();
+            if (!ledger.move(p, PartitionState.PROVING, PartitionState.FINALIZING)) {
+                ledger.releaseAll(p); // cancelled while on the device
+                return;
+            }
+            try {
+                p.proof = Groth16Prover.assemble(p.key, msms, blinding.draw(p.key.curve()), p.publicSignals);
+                ledger.releaseAll(p);
+                p.finalizeEnd = System.nanoTime();
+                // Counted and timed before DONE is visible: another finalizer may complete the job
+                // as soon as this partition is DONE, and whoever then reads the status must see it.
+                metrics.partitionsDone.increment();
+                metrics.recordPhases(p); // its phases all ran, even if it is cancelled below
+                if (ledger.move(p, PartitionState.FINALIZING, PartitionState.DONE)) {
+                    ledger.completeIfDone(p.job);
+                } else {
+                    metrics.partitionsDone.decrement(); // cancelled at the last moment
+                }
+            } catch (Throwable t) {
+                ledger.fail(p, t);
+            }
+        });
+    }
+
+    /** Lets queued finalizations finish; true if they did before the deadline. */
+    boolean stop(long deadline) throws InterruptedException {
+        pool.shutdown();
+        return pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+}

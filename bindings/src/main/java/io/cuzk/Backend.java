@@ -123,6 +123,20 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
         prepareGroth16Checked(curve, logN);
     }
 
+    /**
+     * Loads the native library and links the native calls this backend's proofs make (the FFM
+     * linker makes a stub per call shape on first use: 10-40 ms in a one-shot command), so that a
+     * command that proves once can pay for it on a second thread while it parses its arguments.
+     * Failures are left for the proof to report.
+     */
+    public final void link() {
+        try {
+            linkChecked();
+        } catch (RuntimeException | LinkageError e) {
+            // the proof's own calls report what is wrong
+        }
+    }
+
     // ---- a proof's kernels ---------------------------------------------------------------------
 
     /**
@@ -277,6 +291,8 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
     abstract void groth16HChecked(ScalarVector a, ScalarVector b, ScalarVector c, ScalarForm hForm);
 
     abstract void prepareGroth16Checked(Curve curve, int logN);
+
+    abstract void linkChecked();
 
     abstract Resident residentChecked(Groth16Bases bases);
 

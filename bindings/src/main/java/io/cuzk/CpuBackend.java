@@ -125,17 +125,19 @@ public final class CpuBackend extends Backend {
         callH(a.curve(), Long.numberOfTrailingZeros(a.size()), flags, a.segment(), b.segment(), c.segment());
     }
 
-    /**
-     * Links the native calls of a proof (the FFM linker makes a stub per call shape on first use,
-     * 10-40 ms in a one-shot command; they share the shape of the key's point checks, ABI 2) and
-     * makes the tables H keeps per domain size.
-     */
+    /** Links the native calls of a proof and makes the tables H keeps per domain size. */
     @Override
     void prepareGroth16Checked(Curve curve, int logN) {
+        linkChecked();
+        callH(curve, logN, cuzk_h.CUZK_H_PREPARE(), MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+    }
+
+    /** The proof's calls share one shape (ABI 2), so the first links it for all. */
+    @Override
+    void linkChecked() {
         cuzk_h.cuzk_groth16_abc$handle();
         cuzk_h.cuzk_groth16_h$handle();
         cuzk_h.cuzk_msm$handle();
-        callH(curve, logN, cuzk_h.CUZK_H_PREPARE(), MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
     }
 
     private void callH(Curve curve, int logN, int flags, MemorySegment a, MemorySegment b, MemorySegment c) {

@@ -217,6 +217,14 @@ public final class CudaBackend extends Backend {
     }
 
     @Override
+    void linkChecked() {
+        cpu.link();
+        cuzk_cuda_h.cuzk_cuda_groth16_h$handle();
+        cuzk_cuda_h.cuzk_cuda_msm_start$handle();
+        cuzk_cuda_h.cuzk_cuda_msm_finish$handle();
+    }
+
+    @Override
     void prepareGroth16Checked(Curve curve, int logN) {
         // the device's tables are made by its kernels' first launch; the host has nothing to prepare
     }

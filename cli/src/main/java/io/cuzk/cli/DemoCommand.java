@@ -12,47 +12,33 @@ import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.math.BigInteger;
 import java.util.Random;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code cuzk msm-demo}: an MSM over generated bases m_i·G with random scalars k_i,
  * checked against the single multiplication (sum k_i·m_i mod r)·G.
  */
-@Command(name = "msm-demo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = "An MSM on generated points m_i*G with random scalars k_i, checked against (sum k_i*m_i)*G.")
-final class DemoCommand implements Callable<Integer> {
-    @ParentCommand
-    Main root;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--curve", paramLabel = "bn254|bls12-381", defaultValue = "bls12-381", converter = Converters.CurveConverter.class,
-            description = "the curve (default: ${DEFAULT-VALUE})")
-    Curve curve;
-
-    @Option(names = "--group", paramLabel = "g1|g2", defaultValue = "g1", converter = Converters.GroupConverter.class,
-            description = "the group (default: ${DEFAULT-VALUE})")
-    Group group;
-
-    @Option(names = "--log-size", paramLabel = "K", defaultValue = "16", description = "2^K points, K in 0..24 (default: ${DEFAULT-VALUE})")
-    int logSize;
-
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "0", description = "CPU threads, 0 = all (default: ${DEFAULT-VALUE})")
-    int threads;
-
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "the random generator's seed (default: ${DEFAULT-VALUE})")
-    long seed;
+final class DemoCommand implements CliCommand {
+    @Override
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("msm-demo", "An MSM on generated points m_i*G with random scalars k_i, checked against "
+                + "(sum k_i*m_i)*G.");
+        spec.addOption(Specs.converted("--curve", "bn254|bls12-381", Curve.class, new Converters.CurveConverter(), "bls12-381", "the curve"));
+        spec.addOption(Specs.converted("--group", "g1|g2", Group.class, new Converters.GroupConverter(), "g1", "the group"));
+        spec.addOption(Specs.option("--log-size", "K", int.class, "16", "2^K points, K in 0..24"));
+        spec.addOption(Specs.option("--threads", "N", int.class, "0", "CPU threads, 0 = all"));
+        spec.addOption(Specs.option("--seed", "S", long.class, "1", "the random generator's seed"));
+        return spec;
+    }
 
     @Override
-    public Integer call() {
-        Ranges.check(spec, "--log-size", logSize, 0, 24);
-        Ranges.check(spec, "--threads", threads, 0, 4096);
+    public int run(Main root, ParseResult parsed) {
+        Curve curve = Specs.value(parsed, "--curve");
+        Group group = Specs.value(parsed, "--group");
+        int logSize = Specs.intValue(parsed, "--log-size", 0, 24);
+        int threads = Specs.intValue(parsed, "--threads", 0, 4096);
+        long seed = Specs.value(parsed, "--seed");
         PrintStream out = root.out;
         long n = 1L << logSize;
         Backend backend = Backend.cpu(threads);

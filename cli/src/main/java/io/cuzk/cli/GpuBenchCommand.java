@@ -21,64 +21,51 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
+import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code cuzk gpu-bench}: G1 MSMs and NTTs on a GPU, timed with CUDA events around the kernels
  * (inputs already on the device), each checked against the CPU backend at the smallest size.
  * Prints one line per measurement: kind, curve, log size, milliseconds (median of the runs).
  */
-@Command(name = "gpu-bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = {"G1 MSMs and NTTs on a GPU timed with CUDA events (inputs on the device); the first size of each",
-            "is checked against the CPU backend."})
-final class GpuBenchCommand implements Callable<Integer> {
-    @ParentCommand
-    Main root;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--curve", paramLabel = "bn254|bls12-381", defaultValue = "bls12-381", converter = Converters.CurveConverter.class,
-            description = "the curve (default: ${DEFAULT-VALUE})")
-    Curve curve;
-
-    @Option(names = "--msm", paramLabel = "K,K,...", split = ",", defaultValue = "20,22,24",
-            description = "MSM sizes as powers of two (default: ${DEFAULT-VALUE})")
-    int[] msm;
-
-    @Option(names = "--ntt", paramLabel = "K,K,...", split = ",", defaultValue = "20,24",
-            description = "NTT sizes as powers of two (default: ${DEFAULT-VALUE})")
-    int[] ntt;
-
-    @Option(names = "--runs", paramLabel = "R", defaultValue = "3", description = "runs per size; the median is printed (default: ${DEFAULT-VALUE})")
-    int runs;
-
-    @Option(names = "--device", paramLabel = "N", defaultValue = "0", description = "the CUDA device's ordinal (default: ${DEFAULT-VALUE})")
-    int device;
+final class GpuBenchCommand implements CliCommand {
+    @Override
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("gpu-bench", "G1 MSMs and NTTs on a GPU timed with CUDA events (inputs on the device); the "
+                + "first size of each is checked against the CPU backend.");
+        spec.addOption(Specs.converted("--curve", "bn254|bls12-381", Curve.class, new Converters.CurveConverter(), "bls12-381", "the curve"));
+        spec.addOption(Specs.list("--msm", "K,K,...", Integer.class, "20,22,24", "MSM sizes as powers of two"));
+        spec.addOption(Specs.list("--ntt", "K,K,...", Integer.class, "20,24", "NTT sizes as powers of two"));
+        spec.addOption(Specs.option("--runs", "R", int.class, "3", "runs per size; the median is printed"));
+        spec.addOption(Specs.option("--device", "N", int.class, "0", "the CUDA device's ordinal"));
+        return spec;
+    }
 
     @Override
-    public Integer call() {
-        Ranges.check(spec, "--runs", runs, 1, 100);
-        Ranges.check(spec, "--device", device, 0, 1024);
+    public int run(Main root, ParseResult parsed) {
+        Curve curve = Specs.value(parsed, "--curve");
+        int runs = Specs.intValue(parsed, "--runs", 1, 100);
+        int device = Specs.intValue(parsed, "--device", 0, 1024);
+        List<Integer> msm = Specs.value(parsed, "--msm");
+        List<Integer> ntt = Specs.value(parsed, "--ntt");
         for (int k : msm) {
-            Ranges.check(spec, "--msm", k, 0, 28);
+            Specs.inRange(parsed, "--msm", k, 0, 28);
         }
         for (int k : ntt) {
-            Ranges.check(spec, "--ntt", k, 0, curve.twoAdicity());
+            Specs.inRange(parsed, "--ntt", k, 0, curve.twoAdicity());
         }
         PrintStream out = root.out;
         CudaBackend gpu = CudaBackend.open(device);
         out.println("# " + gpu.name() + ", " + curve.cliName() + ", CUDA event times, median of " + runs);
-        for (int k : msm) {
-            out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, k == msm[0]));
+        for (int i = 0; i < msm.size(); i++) {
+            int k = msm.get(i);
+            out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, i == 0));
         }
-        for (int k : ntt) {
-            out.printf(Locale.ROOT, "ntt %s 2^%d %.3f ms%n", curve.cliName(), k, ntt(gpu, curve, k, runs, k == ntt[0]));
+        for (int i = 0; i < ntt.size(); i++) {
+            int k = ntt.get(i);
+            out.printf(Locale.ROOT, "ntt %s 2^%d %.3f ms%n", curve.cliName(), k, ntt(gpu, curve, k, runs, i == 0));
         }
         return Main.OK;
     }

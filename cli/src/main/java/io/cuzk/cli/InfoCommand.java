@@ -3,19 +3,19 @@ package io.cuzk.cli;
 import io.cuzk.BackendChoice;
 import io.cuzk.Cuzk;
 import java.io.PrintStream;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 /** {@code cuzk info}: what native library is loaded and how it was built. */
-@Command(name = "info", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
-        description = "The native library: version, build, threads, CPU code paths, CUDA, and what --backend auto chooses.")
-final class InfoCommand implements Callable<Integer> {
-    @ParentCommand
-    Main root;
+final class InfoCommand implements CliCommand {
+    @Override
+    public CommandSpec spec() {
+        return Specs.command("info", "The native library: version, build, threads, CPU code paths, CUDA, and what --backend auto "
+                + "chooses.");
+    }
 
     @Override
-    public Integer call() {
+    public int run(Main root, ParseResult parsed) {
         PrintStream out = root.out;
         Cuzk.LibraryInfo info = Cuzk.libraryInfo();
         out.println("cuzk " + info.version() + " (ABI " + info.abiVersion() + ")");

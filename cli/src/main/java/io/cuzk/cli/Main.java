@@ -1,5 +1,6 @@
 package io.cuzk.cli;
 
+import io.cuzk.Backend;
 import io.cuzk.Cuzk;
 import io.cuzk.CuzkException;
 import io.cuzk.InvalidPointException;
@@ -9,53 +10,68 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.util.concurrent.Callable;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import jdk.jfr.FlightRecorder;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * The {@code cuzk} command. Without arguments it runs its default job, proving the bundled sample;
- * {@code cuzk <command> --help} describes each command (picocli writes the help from the options
- * themselves, so it cannot disagree with them).
+ * {@code cuzk <command> --help} describes each command (picocli writes the help from the commands'
+ * option specs, so it cannot disagree with them).
  *
  * <p>Exit status: 0 success, 1 invalid input, 2 usage error, 3 an environment, native or internal
  * failure.
  */
-@Command(name = "cuzk", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, sortOptions = false,
-        usageHelpAutoWidth = true,
-        description = {"Groth16 proofs and their kernels (MSM, NTT) on the CPU or a CUDA GPU, for snarkjs keys and witnesses.",
-            "Without a command it proves the bundled sample (Poseidon on BN254) into out/proof.json and out/public.json."},
-        subcommands = {SampleCommand.class, ProveCommand.class, WorkloadCommand.class, MsmCommand.class, DemoCommand.class,
-            GpuBenchCommand.class, InfoCommand.class, CommandLine.HelpCommand.class},
-        exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:success", "1:invalid input (a file, a point, a witness)", "2:usage error",
-            "3:environment, native or internal failure"})
-public final class Main implements Callable<Integer> {
+public final class Main {
     static final int OK = 0;
     static final int BAD_INPUT = 1;
     static final int USAGE = 2;
     static final int FAILURE = 3;
 
+    static {
+        // Before picocli's classes initialise: it would look for Groovy's Closure class (a search of
+        // every jar on the class path for a class that is not there) and register reflective
+        // converters for java.sql and java.time types no option here takes, and for paths, which
+        // Specs converts itself: about 20 ms of a start.
+        if (System.getProperty("picocli.disable.closures") == null) {
+            System.setProperty("picocli.disable.closures", "true");
+        }
+        if (System.getProperty("picocli.converters.excludes") == null) {
+            System.setProperty("picocli.converters.excludes", "java\\.sql\\..*,java\\.time\\..*,java\\.nio\\.file\\.Path");
+        }
+    }
+
+    /** The subcommands, in the order the help lists them. */
+    static final Map<String, Supplier<CliCommand>> COMMANDS = commands();
+
+    private static Map<String, Supplier<CliCommand>> commands() {
+        Map<String, Supplier<CliCommand>> m = new LinkedHashMap<>();
+        m.put("sample", SampleCommand::new);
+        m.put("prove", ProveCommand::new);
+        m.put("workload", WorkloadCommand::new);
+        m.put("msm", MsmCommand::new);
+        m.put("msm-demo", DemoCommand::new);
+        m.put("gpu-bench", GpuBenchCommand::new);
+        m.put("info", InfoCommand::new);
+        return m;
+    }
+
     final InputStream in;
     final PrintStream out;
     final PrintStream err;
-
-    @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT, description = "print the stack trace of a failure")
     boolean verbose;
 
     Main(InputStream in, PrintStream out, PrintStream err) {
         this.in = in;
         this.out = out;
         this.err = err;
-    }
-
-    /** The default job: {@code cuzk sample} with its defaults. */
-    @Override
-    public Integer call() {
-        return new SampleCommand().run(this);
     }
 
     public static void main(String[] args) {
@@ -73,10 +89,14 @@ public final class Main implements Callable<Integer> {
      * temporary copies of the native libraries and a flight recording's dump.
      */
     static void exit(int status) {
-        if (Cuzk.needsShutdownHooks() || flightRecording()) {
+        if (needsShutdownHooks()) {
             System.exit(status);
         }
         Runtime.getRuntime().halt(status);
+    }
+
+    static boolean needsShutdownHooks() {
+        return Cuzk.needsShutdownHooks() || flightRecording();
     }
 
     private static boolean flightRecording() {
@@ -89,28 +109,115 @@ public final class Main implements Callable<Integer> {
 
     /** Runs one command line; returns the exit status. */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        String named = commandNamed(args);
+        if (named == null || named.equals("prove") || named.equals("sample")) {
+            // a proof's native calls are linked while the arguments are parsed (see Backend.link)
+            Thread.ofPlatform().daemon().name("cuzk-link").start(() -> Backend.cpu().link());
+        }
         Main main = new Main(in, out, err);
-        CommandLine cl = new CommandLine(main);
+        CommandLine cl = commandLine(args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(Main::usageError);
-        cl.setExecutionExceptionHandler((e, command, parsed) -> failure(main, command, e));
-        return cl.execute(args);
+        cl.setExecutionStrategy(parsed -> main.execute(parsed));
+        return cl.execute(args.length > 0 && COMMANDS.containsKey(args[0]) ? Arrays.copyOfRange(args, 1, args.length) : args);
     }
 
-    /** A usage error: one line naming it, then the usage of the command it was given to. */
+    /**
+     * The command line for these arguments: the root, and the subcommand they name, or every
+     * subcommand (and help) when they name none or ask for the root's help: a command's start pays
+     * for its own options only.
+     */
+    static CommandLine commandLine(String[] args) {
+        if (args.length > 0 && COMMANDS.containsKey(args[0])) {
+            // the usual case, the command first: it alone is parsed, under its full name, with the
+            // one option it would inherit from the root
+            CommandSpec spec = COMMANDS.get(args[0]).get().spec();
+            spec.name("cuzk ".concat(args[0]));
+            spec.addOption(Specs.flag("--verbose", "print the stack trace of a failure"));
+            spec.versionProvider(new Version());
+            return new CommandLine(spec);
+        }
+        CommandSpec root = Specs.command("cuzk", "Groth16 proofs and their kernels (MSM, NTT) on the CPU or a CUDA GPU, for snarkjs "
+                + "keys and witnesses. Without a command it proves the bundled sample (Poseidon on BN254) into out/proof.json and "
+                + "out/public.json.");
+        root.addOption(Specs.inheritedFlag("--verbose", "print the stack trace of a failure"));
+        root.usageMessage().exitCodeListHeading("%nExit status:%n").exitCodeList(Map.of("0", "success", "1",
+                "invalid input (a file, a point, a witness)", "2", "usage error", "3", "environment, native or internal failure"));
+        root.versionProvider(new Version());
+        CommandLine cl = new CommandLine(root);
+        String named = commandNamed(args);
+        if (named != null && COMMANDS.containsKey(named)) {
+            cl.addSubcommand(named, COMMANDS.get(named).get().spec().versionProvider(root.versionProvider()));
+        } else {
+            for (Map.Entry<String, Supplier<CliCommand>> c : COMMANDS.entrySet()) {
+                cl.addSubcommand(c.getKey(), c.getValue().get().spec().versionProvider(root.versionProvider()));
+            }
+            cl.addSubcommand("help", new CommandLine.HelpCommand());
+        }
+        return cl;
+    }
+
+    /** The first argument that is not an option: the command, if it is one (the root takes flags only). */
+    private static String commandNamed(String[] args) {
+        for (String a : args) {
+            if (!a.startsWith("-")) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** Runs what was parsed: a help request, the subcommand named, or the default job. */
+    private int execute(ParseResult parsed) {
+        Integer help = CommandLine.executeHelpRequest(parsed);
+        if (help != null) {
+            return help;
+        }
+        ParseResult leaf = parsed;
+        while (leaf.hasSubcommand()) {
+            leaf = leaf.subcommand();
+        }
+        verbose = Specs.value(leaf, "--verbose");
+        CommandLine command = leaf.commandSpec().commandLine();
+        String name = leaf.commandSpec().name();
+        try {
+            if (name.startsWith("cuzk ")) { // the command alone (see commandLine)
+                return COMMANDS.get(name.substring(5)).get().run(this, leaf);
+            }
+            if (leaf == parsed) {
+                return SampleCommand.run(this, Path.of("out"), 0);
+            }
+            if (leaf.commandSpec().userObject() instanceof Runnable help2) { // picocli's help command
+                help2.run();
+                return OK;
+            }
+            return COMMANDS.get(name).get().run(this, leaf);
+        } catch (ParameterException e) {
+            throw e;
+        } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+            return failure(this, command, e);
+        }
+    }
+
+    /**
+     * A usage error: one line naming it, then the synopsis of the command it was given to and
+     * where its full help is.
+     */
     private static int usageError(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-        err.print(cmd.getUsageMessage(cmd.getColorScheme()));
+        String name = cmd.getCommandSpec().qualifiedName();
+        err.println(name + ": " + e.getMessage());
+        err.print(cmd.getHelp().synopsis(0));
+        err.println("Try '" + name + " --help' for more information.");
         err.flush();
         return USAGE;
     }
 
     /** A failure while a command ran: one line, its exit status by kind. */
-    private static int failure(Main main, CommandLine command, Exception e) {
+    private static int failure(Main main, CommandLine command, Throwable e) {
         String name = command.getCommandSpec().qualifiedName();
         int status;
         String message;
@@ -121,6 +228,11 @@ public final class Main implements Callable<Integer> {
         } else if (e instanceof UncheckedIOException io) {
             status = BAD_INPUT;
             message = io.getCause().getMessage();
+        } else if (e instanceof OutOfMemoryError) {
+            status = FAILURE;
+            message = "out of memory (" + e.getMessage() + "): give the JVM more with CUZK_JAVA_OPTS=-Xmx...";
+        } else if (e instanceof ExceptionInInitializerError init && init.getCause() instanceof CuzkException cause) {
+            return failure(main, command, cause);
         } else if (e instanceof NativeLibraryException) {
             main.err.println(e.getMessage()); // it says "cuzk: " and what is missing already
             if (main.verbose) {

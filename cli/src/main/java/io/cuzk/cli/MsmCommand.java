@@ -1,126 +1,45 @@
 package io.cuzk.cli;
 
 import io.cuzk.Backend;
-import io.cuzk.Check;
-import io.cuzk.Codec;
 import io.cuzk.Curve;
 import io.cuzk.Encoding;
 import io.cuzk.Group;
-import io.cuzk.InvalidPointException;
-import io.cuzk.Point;
-import io.cuzk.PointVector;
-import io.cuzk.ScalarVector;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code cuzk msm}: the multi-scalar multiplication of concatenated (point, scalar) pairs read as
- * hex on stdin, in the shape of Ethereum's MSM precompiles: every point must be canonical, on the
- * curve and in the subgroup, or the command names the first bad pair and fails.
+ * hex on stdin ({@link EncodedMsm}): every point must be canonical, on the curve and in the
+ * subgroup, or the command names the first bad pair and fails.
  */
-@Command(name = "msm", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = {"Reads concatenated (point, scalar) pairs as hex on stdin and prints the encoded sum as hex.",
-            "ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254 (64-byte G1, 128-byte G2);",
-            "scalars are 32-byte big-endian. native: snarkjs's little-endian Montgomery layout, 32-byte little-endian scalars.",
-            "Every point is checked (canonical, on the curve, in the subgroup); the first bad pair is named."})
-public final class MsmCommand implements Callable<Integer> {
+final class MsmCommand implements CliCommand {
     enum EncodingName {
         ETHEREUM, NATIVE
     }
 
-    @ParentCommand
-    Main root;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--curve", required = true, paramLabel = "bn254|bls12-381", converter = Converters.CurveConverter.class,
-            description = "the curve")
-    Curve curve;
-
-    @Option(names = "--group", required = true, paramLabel = "g1|g2", converter = Converters.GroupConverter.class,
-            description = "the group")
-    Group group;
-
-    @Option(names = "--encoding", paramLabel = "ethereum|native", defaultValue = "ethereum",
-            description = "how points and scalars are encoded (default: ${DEFAULT-VALUE})")
-    EncodingName encoding = EncodingName.ETHEREUM;
-
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "0", description = "CPU threads, 0 = all (default: ${DEFAULT-VALUE})")
-    int threads;
+    @Override
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("msm", "Reads concatenated (point, scalar) pairs as hex on stdin and prints the encoded sum as "
+                + "hex. ethereum: EIP-2537 for bls12-381 (128-byte G1, 256-byte G2), EIP-196/197 for bn254 (64-byte G1, 128-byte "
+                + "G2); scalars are 32-byte big-endian. native: snarkjs's little-endian Montgomery layout, 32-byte little-endian "
+                + "scalars. Every point is checked (canonical, on the curve, in the subgroup); the first bad pair is named.");
+        spec.addOption(Specs.converted("--curve", "bn254|bls12-381", Curve.class, new Converters.CurveConverter(), null, "the curve"));
+        spec.addOption(Specs.converted("--group", "g1|g2", Group.class, new Converters.GroupConverter(), null, "the group"));
+        spec.addOption(Specs.option("--encoding", "ethereum|native", EncodingName.class, "ethereum", "how points and scalars are encoded"));
+        spec.addOption(Specs.option("--threads", "N", int.class, "0", "CPU threads, 0 = all"));
+        return spec;
+    }
 
     @Override
-    public Integer call() {
-        Ranges.check(spec, "--threads", threads, 0, 4096);
+    public int run(Main root, ParseResult parsed) {
+        int threads = Specs.intValue(parsed, "--threads", 0, 4096);
+        Curve curve = Specs.value(parsed, "--curve");
+        Group group = Specs.value(parsed, "--group");
+        EncodingName encoding = Specs.value(parsed, "--encoding");
         Encoding e = encoding == EncodingName.NATIVE ? Encoding.NATIVE : Encoding.ethereum(curve);
-        byte[] input = readHex(root.in);
-        root.out.println(HexFormat.of().formatHex(msm(curve, group, e, input, Backend.cpu(threads))));
+        byte[] input = EncodedMsm.readHex(root.in);
+        root.out.println(HexFormat.of().formatHex(EncodedMsm.sum(curve, group, e, input, Backend.cpu(threads))));
         return Main.OK;
-    }
-
-    /**
-     * The encoded sum of the pairs in {@code input}. Throws {@link InvalidInputException} for a
-     * length that is not a positive multiple of a pair, and {@link InvalidPointException} (its
-     * message naming the pair) for a point that fails a check.
-     */
-    public static byte[] msm(Curve curve, Group group, Encoding encoding, byte[] input, Backend backend) {
-        if (!encoding.supports(curve)) {
-            throw new IllegalArgumentException(encoding + " is not defined for " + curve.cliName());
-        }
-        int pointBytes = encoding.pointBytes(curve, group);
-        int pairBytes = pointBytes + encoding.scalarBytes();
-        if (input.length == 0 || input.length % pairBytes != 0) {
-            throw new InvalidInputException("invalid input length: " + input.length + " bytes is not a positive multiple of the "
-                    + pairBytes + "-byte (" + curve.cliName() + " " + group + " point, scalar) pair");
-        }
-        long n = input.length / pairBytes;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment src = arena.allocate(input.length, 8);
-            MemorySegment.copy(MemorySegment.ofArray(input), 0, src, 0, input.length);
-            PointVector points;
-            try {
-                points = Codec.decodePoints(arena, curve, group, encoding, src, n, pairBytes, Check.all());
-            } catch (InvalidPointException e) {
-                throw new InvalidPointException(e.status(), e.index(), "pair " + e.index() + " of " + n + ": " + e.reason(),
-                        e.nativeMessage());
-            }
-            ScalarVector scalars = Codec.decodeScalars(arena, curve, encoding, src.asSlice(pointBytes), n, pairBytes);
-            Point sum = backend.msm(points, scalars);
-            return sum.encode(encoding);
-        }
-    }
-
-    static byte[] readHex(InputStream in) {
-        String text;
-        try {
-            text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading stdin", e);
-        }
-        StringBuilder digits = new StringBuilder(text.length());
-        for (String token : text.trim().split("\\s+")) {
-            digits.append(token.startsWith("0x") || token.startsWith("0X") ? token.substring(2) : token);
-        }
-        String hex = digits.toString();
-        if (hex.length() % 2 != 0) {
-            throw new InvalidInputException("the hex input has an odd number of digits (" + hex.length() + ")");
-        }
-        for (int i = 0; i < hex.length(); i++) {
-            if (Character.digit(hex.charAt(i), 16) < 0) {
-                throw new InvalidInputException("the input is not hex: '" + hex.charAt(i) + "' at digit " + i);
-            }
-        }
-        return HexFormat.of().parseHex(hex);
     }
 }

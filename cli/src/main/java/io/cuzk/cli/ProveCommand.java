@@ -11,45 +11,32 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>}: the arguments of
  * {@code snarkjs groth16 prove} and rapidsnark, so either can be swapped for it.
  */
-@Command(name = "prove", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = {"A Groth16 proof from snarkjs files, written as snarkjs writes it: the arguments of",
-            "`snarkjs groth16 prove` and rapidsnark. Verify it with `snarkjs groth16 verify`."})
-final class ProveCommand implements Callable<Integer> {
-    @ParentCommand
-    Main root;
-
-    @Parameters(index = "0", paramLabel = "<circuit.zkey>", description = "the proving key (snarkjs .zkey, Groth16)")
-    Path zkey;
-
-    @Parameters(index = "1", paramLabel = "<witness.wtns>", description = "the witness (snarkjs .wtns)")
-    Path wtns;
-
-    @Parameters(index = "2", paramLabel = "<proof.json>", description = "where the proof goes")
-    Path proofJson;
-
-    @Parameters(index = "3", paramLabel = "<public.json>", description = "where the public signals go")
-    Path publicJson;
-
-    @Mixin
-    BackendOptions backend = new BackendOptions();
-
-    @Option(names = {"-q", "--quiet"}, description = "print nothing on success")
-    boolean quiet;
+final class ProveCommand implements CliCommand {
+    @Override
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("prove", "A Groth16 proof from snarkjs files, written as snarkjs writes it: the arguments of "
+                + "`snarkjs groth16 prove` and rapidsnark. Verify it with `snarkjs groth16 verify`.");
+        spec.addPositional(Specs.positional(0, "<circuit.zkey>", Path.class, "the proving key (snarkjs .zkey, Groth16)"));
+        spec.addPositional(Specs.positional(1, "<witness.wtns>", Path.class, "the witness (snarkjs .wtns)"));
+        spec.addPositional(Specs.positional(2, "<proof.json>", Path.class, "where the proof goes"));
+        spec.addPositional(Specs.positional(3, "<public.json>", Path.class, "where the public signals go"));
+        Backends.addOptions(spec);
+        spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
+        return spec;
+    }
 
     @Override
-    public Integer call() {
-        return prove(root, backend.backend(quiet ? null : root.out), zkey, wtns, proofJson, publicJson, quiet);
+    public int run(Main root, ParseResult parsed) {
+        boolean quiet = Specs.value(parsed, "--quiet");
+        return prove(root, Backends.backend(parsed, quiet ? null : root.out), Specs.positional(parsed, 0), Specs.positional(parsed, 1),
+                Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet);
     }
 
     static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet) {

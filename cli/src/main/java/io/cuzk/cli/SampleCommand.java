@@ -3,50 +3,38 @@ package io.cuzk.cli;
 import io.cuzk.Backend;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code cuzk sample}, the default job: proves the bundled sample (Poseidon on BN254, in
  * samples/poseidon-bn254 of the installation) into out/proof.json and out/public.json, and says how
  * to verify the proof with snarkjs.
  */
-@Command(name = "sample", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = {"The default job: proves the bundled sample (circomlib's Poseidon on BN254) into DIR/proof.json and",
-            "DIR/public.json on the CPU, and prints the snarkjs command that verifies them."})
-final class SampleCommand implements Callable<Integer> {
+final class SampleCommand implements CliCommand {
     static final String SAMPLE = "samples/poseidon-bn254";
 
-    @ParentCommand
-    Main root;
-
-    @Spec
-    CommandSpec spec; // null when it runs as the command line's default job
-
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "out", description = "where the proof goes (default: ${DEFAULT-VALUE})")
-    Path out = Path.of("out");
-
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "0", description = "CPU threads, 0 = all (default: ${DEFAULT-VALUE})")
-    int threads;
-
     @Override
-    public Integer call() {
-        return run(root);
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("sample", "The default job: proves the bundled sample (circomlib's Poseidon on BN254) into "
+                + "DIR/proof.json and DIR/public.json on the CPU, and prints the snarkjs command that verifies them.");
+        spec.addOption(Specs.option("--out", "DIR", Path.class, "out", "where the proof goes"));
+        spec.addOption(Specs.option("--threads", "N", int.class, "0", "CPU threads, 0 = all"));
+        return spec;
     }
 
-    int run(Main root) {
+    @Override
+    public int run(Main root, ParseResult parsed) {
+        return run(root, Specs.value(parsed, "--out"), Specs.intValue(parsed, "--threads", 0, 4096));
+    }
+
+    /** Proves the sample into dir; threads 0 = all. */
+    static int run(Main root, Path out, int threads) {
         Path home = Path.of(System.getProperty("cuzk.home", "."));
         Path sample = home.resolve(SAMPLE);
         if (!Files.isRegularFile(sample.resolve("circuit.zkey"))) {
             throw new InvalidInputException("the bundled sample is not at " + sample.toAbsolutePath()
                     + " (bin/cuzk sets -Dcuzk.home to the installation)");
-        }
-        if (spec != null) {
-            Ranges.check(spec, "--threads", threads, 0, 4096);
         }
         Path proof = out.resolve("proof.json");
         Path pub = out.resolve("public.json");

@@ -25,98 +25,68 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code cuzk workload}: runs jobs of several partitions through the engine and reports what the
  * devices did: utilization while work waited, the idle gaps, the longest chain of partitions run
  * back to back, throughput and peak memory, as JSON with {@code --json} or as live progress.
  */
-@Command(name = "workload", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = {"Runs N jobs of P partitions through the proving engine and reports device utilization, idle gaps while",
-            "work waited, chains, throughput and peak memory (JSON with --json)."})
-final class WorkloadCommand implements Callable<Integer> {
+final class WorkloadCommand implements CliCommand {
     enum Priorities {
         NORMAL, MIXED
     }
 
-    @ParentCommand
-    Main root;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--zkey", required = true, paramLabel = "FILE", description = "the proving key of every job")
-    Path zkey;
-
-    @Option(names = "--wtns", required = true, paramLabel = "FILE",
-            description = "a witness; repeat it for several, which the partitions take in turn")
-    List<Path> wtns;
-
-    @Option(names = "--jobs", paramLabel = "N", defaultValue = "1", description = "jobs to submit (default: ${DEFAULT-VALUE})")
-    int jobs;
-
-    @Option(names = "--partitions", paramLabel = "P", defaultValue = "1", description = "partitions per job (default: ${DEFAULT-VALUE})")
-    int partitions;
-
-    @Mixin
-    BackendOptions backend = new BackendOptions();
-
-    @Option(names = "--workers-per-device", paramLabel = "K", defaultValue = "2",
-            description = "device workers per device (default: ${DEFAULT-VALUE})")
-    int workersPerDevice;
-
-    @Option(names = "--synthesis-workers", paramLabel = "S",
-            description = "partitions synthesized at once (default: half the hardware threads)")
-    Integer synthesisWorkers;
-
-    @Option(names = "--synthesis-threads", paramLabel = "T", defaultValue = "1",
-            description = "native threads per synthesis, 0 = all (default: ${DEFAULT-VALUE})")
-    int synthesisThreads;
-
-    @Option(names = "--budget-mib", paramLabel = "M", description = "the memory budget in MiB (default: half the physical memory)")
-    Integer budgetMib;
-
-    @Option(names = "--priorities", paramLabel = "normal|mixed", defaultValue = "normal",
-            description = "every job NORMAL, or the jobs cycling through the priorities (default: ${DEFAULT-VALUE})")
-    Priorities priorities = Priorities.NORMAL;
-
-    @Option(names = "--tracker", paramLabel = "lockfree|contended", defaultValue = "lockfree",
-            description = "the engine's lock-free status tracker, or the contended baseline it replaces (default: ${DEFAULT-VALUE})")
-    TrackerMode tracker = TrackerMode.LOCKFREE;
-
-    @Option(names = "--stall-ms", paramLabel = "MS", defaultValue = "200",
-            description = "with --tracker contended: the finalizers' stall under the lock (default: ${DEFAULT-VALUE})")
-    int stallMs;
-
-    @Option(names = "--json", description = "print the summary as JSON")
-    boolean json;
-
-    @Option(names = "--out", paramLabel = "DIR", description = "write every proof and its public signals into DIR")
-    Path outDir;
+    @Override
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("workload", "Runs N jobs of P partitions through the proving engine and reports device "
+                + "utilization, idle gaps while work waited, chains, throughput and peak memory (JSON with --json).");
+        spec.addOption(Specs.required("--zkey", "FILE", Path.class, "the proving key of every job"));
+        spec.addOption(Specs.repeated("--wtns", "FILE", Path.class, true, "a witness; repeat it for several, which the partitions take "
+                + "in turn"));
+        spec.addOption(Specs.option("--jobs", "N", int.class, "1", "jobs to submit"));
+        spec.addOption(Specs.option("--partitions", "P", int.class, "1", "partitions per job"));
+        Backends.addOptions(spec);
+        spec.addOption(Specs.option("--workers-per-device", "K", int.class, "2", "device workers per device"));
+        spec.addOption(Specs.option("--synthesis-workers", "S", Integer.class, null,
+                "partitions synthesized at once (default: half the hardware threads)"));
+        spec.addOption(Specs.option("--synthesis-threads", "T", int.class, "1", "native threads per synthesis, 0 = all"));
+        spec.addOption(Specs.option("--budget-mib", "M", Integer.class, null, "the memory budget in MiB (default: half the physical memory)"));
+        spec.addOption(Specs.option("--priorities", "normal|mixed", Priorities.class, "normal",
+                "every job NORMAL, or the jobs cycling through the priorities"));
+        spec.addOption(Specs.option("--tracker", "lockfree|contended", TrackerMode.class, "lockfree",
+                "the engine's lock-free status tracker, or the contended baseline it replaces"));
+        spec.addOption(Specs.option("--stall-ms", "MS", int.class, "200", "with --tracker contended: the finalizers' stall under the lock"));
+        spec.addOption(Specs.flag("--json", "print the summary as JSON"));
+        spec.addOption(Specs.option("--out", "DIR", Path.class, null, "write every proof and its public signals into DIR"));
+        return spec;
+    }
 
     @Override
-    public Integer call() {
-        Ranges.check(spec, "--jobs", jobs, 1, 1_000_000);
-        Ranges.check(spec, "--partitions", partitions, 1, 10_000);
-        Ranges.check(spec, "--workers-per-device", workersPerDevice, 1, 64);
-        Ranges.check(spec, "--synthesis-threads", synthesisThreads, 0, 4096);
-        Ranges.check(spec, "--stall-ms", stallMs, 0, 600_000);
+    public int run(Main root, ParseResult parsed) {
+        Path zkey = Specs.value(parsed, "--zkey");
+        List<Path> wtns = Specs.value(parsed, "--wtns");
+        int jobs = Specs.intValue(parsed, "--jobs", 1, 1_000_000);
+        int partitions = Specs.intValue(parsed, "--partitions", 1, 10_000);
+        int workersPerDevice = Specs.intValue(parsed, "--workers-per-device", 1, 64);
+        int synthesisThreads = Specs.intValue(parsed, "--synthesis-threads", 0, 4096);
+        int stallMs = Specs.intValue(parsed, "--stall-ms", 0, 600_000);
+        Integer synthesisWorkers = Specs.value(parsed, "--synthesis-workers");
         if (synthesisWorkers != null) {
-            Ranges.check(spec, "--synthesis-workers", synthesisWorkers, 1, 1024);
+            Specs.inRange(parsed, "--synthesis-workers", synthesisWorkers, 1, 1024);
         }
+        Integer budgetMib = Specs.value(parsed, "--budget-mib");
         if (budgetMib != null) {
-            Ranges.check(spec, "--budget-mib", budgetMib, 1, Integer.MAX_VALUE);
+            Specs.inRange(parsed, "--budget-mib", budgetMib, 1, Integer.MAX_VALUE);
         }
+        Priorities priorities = Specs.value(parsed, "--priorities");
+        TrackerMode tracker = Specs.value(parsed, "--tracker");
+        boolean json = Specs.value(parsed, "--json");
+        Path outDir = Specs.value(parsed, "--out");
         PrintStream out = root.out, err = root.err;
         for (Path p : wtns) {
             if (!Files.isRegularFile(p)) {
@@ -126,7 +96,7 @@ final class WorkloadCommand implements Callable<Integer> {
         if (!Files.isRegularFile(zkey)) {
             throw new InvalidInputException(zkey + ": no such file");
         }
-        Backend b = backend.backend(json ? null : err);
+        Backend b = Backends.backend(parsed, json ? null : err);
         Config.Builder cfg = Config.builder().devices(List.of(b)).workersPerDevice(workersPerDevice).synthesisThreads(synthesisThreads);
         if (synthesisWorkers != null) {
             cfg.synthesisWorkers(synthesisWorkers);

@@ -51,6 +51,8 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
     }
 
     public static final class Builder {
+        private Builder() {}
+
         private List<Backend> devices = List.of(Backend.cpu());
         private int workersPerDevice = 2;
         private int synthesisWorkers = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);

@@ -67,10 +67,14 @@ public final class ContendedBaseline {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             running.set(false);
             finalizers.shutdown();
-            finalizers.awaitTermination(10, TimeUnit.SECONDS);
+            try {
+                finalizers.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

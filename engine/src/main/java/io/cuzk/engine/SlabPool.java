@@ -17,7 +17,7 @@ public final class SlabPool implements AutoCloseable {
 
     private final SlabAllocator allocator;
     private final long maxIdleBytes;
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private final ConcurrentLinkedDeque<MemorySegment>[] idle = new ConcurrentLinkedDeque[MAX_CLASS + 1];
     private final AtomicLong idleBytes = new AtomicLong();
     private final AtomicLong allocatedBytes = new AtomicLong();

@@ -47,7 +47,7 @@ public class HandoffBenchmark {
     }
 
     @TearDown(Level.Trial)
-    public void tearDown() throws InterruptedException {
+    public void tearDown() {
         handoff.close();
     }
 

@@ -13,7 +13,7 @@ import io.cuzk.Encoding;
 import io.cuzk.Group;
 import io.cuzk.InvalidPointException;
 import io.cuzk.Status;
-import io.cuzk.cli.MsmCommand;
+import io.cuzk.cli.EncodedMsm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -78,7 +78,7 @@ class EthereumVectorsTest {
     @ParameterizedTest(name = "{1}")
     @MethodSource("msmSuccess")
     void eip2537MsmVectors(Group g, Vector v) {
-        byte[] out = MsmCommand.msm(Curve.BLS12_381, g, Encoding.EIP2537, v.input, Backend.cpu());
+        byte[] out = EncodedMsm.sum(Curve.BLS12_381, g, Encoding.EIP2537, v.input, Backend.cpu());
         assertEquals(v.expected, HEX.formatHex(out));
     }
 
@@ -88,7 +88,7 @@ class EthereumVectorsTest {
     void eip2537MsmFailureVectors(Group g, Vector v) {
         String err = v.error.toLowerCase(Locale.ROOT);
         RuntimeException e = assertThrows(RuntimeException.class,
-                () -> MsmCommand.msm(Curve.BLS12_381, g, Encoding.EIP2537, v.input, Backend.cpu()));
+                () -> EncodedMsm.sum(Curve.BLS12_381, g, Encoding.EIP2537, v.input, Backend.cpu()));
         if (err.contains("invalid input length")) {
             assertTrue(e.getMessage().startsWith("invalid input length"), e.getMessage());
             return;
@@ -125,7 +125,7 @@ class EthereumVectorsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("bn256ScalarMul")
     void eip196ScalarMulVectors(Vector v) {
-        byte[] out = MsmCommand.msm(Curve.BN254, Group.G1, Encoding.EIP196, v.input, Backend.cpu());
+        byte[] out = EncodedMsm.sum(Curve.BN254, Group.G1, Encoding.EIP196, v.input, Backend.cpu());
         assertEquals(v.expected, HEX.formatHex(out));
     }
 
@@ -142,7 +142,7 @@ class EthereumVectorsTest {
         pairs[95] = 1;
         System.arraycopy(in, 64, pairs, 96, 64);
         pairs[191] = 1;
-        byte[] out = MsmCommand.msm(Curve.BN254, Group.G1, Encoding.EIP196, pairs, Backend.cpu());
+        byte[] out = EncodedMsm.sum(Curve.BN254, Group.G1, Encoding.EIP196, pairs, Backend.cpu());
         assertEquals(v.expected, HEX.formatHex(out));
     }
 }

@@ -12,7 +12,7 @@ import io.cuzk.Group;
 import io.cuzk.PointVector;
 import io.cuzk.ScalarForm;
 import io.cuzk.ScalarVector;
-import io.cuzk.cli.MsmCommand;
+import io.cuzk.cli.EncodedMsm;
 import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.util.HexFormat;
@@ -56,7 +56,7 @@ class NobleMsmTest {
             String name = c.cliName() + " " + g + " " + kase.get("name").asText();
             byte[] input = pairs(kase);
             for (Backend b : backends) {
-                String got = HEX.formatHex(input.length == 0 ? msmOfNothing(c, g, enc, b) : MsmCommand.msm(c, g, enc, input, b));
+                String got = HEX.formatHex(input.length == 0 ? msmOfNothing(c, g, enc, b) : EncodedMsm.sum(c, g, enc, input, b));
                 assertEquals(kase.get("expected").asText(), got, name + " on " + b.name());
             }
         }

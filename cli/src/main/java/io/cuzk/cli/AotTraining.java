@@ -8,12 +8,14 @@ import java.nio.file.Path;
  * -XX:AOTCacheOutput): the commands a user starts most, in one JVM, so that the cache holds the
  * classes, linked call sites and profiles of each one's start (a path the training never took
  * costs a command its class loading and its first string concatenations and lambdas, about
- * 10-20 ms). Arguments: the installation's root, and a scratch folder.
+ * 10-20 ms). Arguments: the installation's root, a scratch folder, and the file to write the
+ * JDK's home into: the cache holds only for the JDK it was made with, so bin/cuzk prefers that one
+ * when JAVA_HOME does not name another.
  */
 public final class AotTraining {
     private AotTraining() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         Path sample = Path.of(args[0]).resolve(SampleCommand.SAMPLE);
         Path out = Path.of(args[1]);
         String zkey = sample.resolve("circuit.zkey").toString(), wtns = sample.resolve("witness.wtns").toString();
@@ -30,6 +32,7 @@ public final class AotTraining {
             }
         }
         Main.needsShutdownHooks(); // what Main.exit asks, so that its classes are in the cache too
+        java.nio.file.Files.writeString(Path.of(args[2]), System.getProperty("java.home") + "\n");
         System.exit(0);
     }
 }

@@ -143,8 +143,12 @@ public final class Main {
                 + "keys and witnesses. Without a command it proves the bundled sample (Poseidon on BN254) into out/proof.json and "
                 + "out/public.json.");
         root.addOption(Specs.inheritedFlag("--verbose", "print the stack trace of a failure"));
-        root.usageMessage().exitCodeListHeading("%nExit status:%n").exitCodeList(Map.of("0", "success", "1",
-                "invalid input (a file, a point, a witness)", "2", "usage error", "3", "environment, native or internal failure"));
+        Map<String, String> exits = new LinkedHashMap<>();
+        exits.put("0", "success");
+        exits.put("1", "invalid input (a file, a point, a witness)");
+        exits.put("2", "usage error");
+        exits.put("3", "environment, native or internal failure");
+        root.usageMessage().exitCodeListHeading("%nExit status:%n").exitCodeList(exits);
         root.versionProvider(new Version());
         CommandLine cl = new CommandLine(root);
         String named = commandNamed(args);

@@ -1,5 +1,6 @@
 package io.cuzk;
 
+import io.cuzk.internal.NativeLibrary;
 import java.math.BigInteger;
 import org.apache.commons.lang3.Validate;
 
@@ -58,6 +59,7 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
      * canonical scalars may hold any 256-bit value (they are reduced modulo r).
      */
     public final Point msm(PointVector bases, ScalarVector scalars) {
+        NativeLibrary.require();
         Validate.notNull(bases, "bases");
         Validate.notNull(scalars, "scalars");
         Validate.isTrue(bases.curve() == scalars.curve(), "bases are %s but scalars are %s", bases.curve().cliName(),
@@ -82,6 +84,7 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
      * (null: the field's generator; ignored for the plain kinds).
      */
     public final void ntt(ScalarVector data, NttKind kind, BigInteger cosetShift) {
+        NativeLibrary.require();
         Validate.notNull(data, "data");
         Validate.notNull(kind, "kind");
         Validate.isTrue(data.form() == ScalarForm.MONTGOMERY, "NTT data must be Fr elements in Montgomery form");
@@ -105,6 +108,7 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
      * an MSM takes without first converting a copy (Groth16's H·h).
      */
     public final ScalarVector groth16H(ScalarVector a, ScalarVector b, ScalarVector c, ScalarForm hForm) {
+        NativeLibrary.require();
         Validate.notNull(hForm, "hForm");
         checkH(a, b, c);
         groth16HChecked(a, b, c, hForm);
@@ -118,6 +122,7 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
      * prover can pay for it on a second thread while it reads its key.
      */
     public final void prepareGroth16(Curve curve, int logN) {
+        NativeLibrary.require();
         Validate.notNull(curve, "curve");
         Validate.isTrue(logN >= 0 && logN < curve.twoAdicity(), "no domain of 2^%d elements in %s's Fr", logN, curve.cliName());
         prepareGroth16Checked(curve, logN);
@@ -145,6 +150,7 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
      * read where they are. The caller owns the result and closes it when no proof uses it any more.
      */
     public final Resident resident(Groth16Bases bases) {
+        NativeLibrary.require();
         Validate.notNull(bases, "bases");
         return residentChecked(bases);
     }
@@ -162,6 +168,7 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
      * c are overwritten.
      */
     public final Groth16Msms groth16(Resident bases, Groth16Inputs in) {
+        NativeLibrary.require();
         checkProof(bases, in);
         return groth16Checked(bases, in);
     }

@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.ffi.cuzk_check_result;
 import io.cuzk.internal.ffi.cuzk_codec_config;
 import io.cuzk.internal.ffi.cuzk_h;
@@ -24,6 +25,7 @@ public final class Codec {
      */
     public static PointVector decodePoints(Arena arena, Curve curve, Group group, Encoding encoding, MemorySegment src,
             long count, long srcStride, Set<Check> checks) {
+        NativeLibrary.require();
         requireEncoding(curve, encoding);
         Validate.notNull(src, "src");
         Validate.notNull(checks, "checks");
@@ -57,6 +59,7 @@ public final class Codec {
 
     /** Encodes every point of {@code points} into {@code dst}, packed. */
     public static void encodePoints(PointVector points, Encoding encoding, MemorySegment dst) {
+        NativeLibrary.require();
         requireEncoding(points.curve(), encoding);
         long size = encoding.pointBytes(points.curve(), points.group());
         Validate.isTrue(dst.byteSize() >= points.size() * size, "the destination holds %d bytes, %d are needed", dst.byteSize(),
@@ -99,6 +102,7 @@ public final class Codec {
      */
     public static ScalarVector decodeScalars(Arena arena, Curve curve, Encoding encoding, MemorySegment src, long count,
             long srcStride) {
+        NativeLibrary.require();
         requireEncoding(curve, encoding);
         Validate.isTrue(count >= 0, "count must not be negative");
         long stride = srcStride == 0 ? Curve.SCALAR_BYTES : srcStride;
@@ -119,6 +123,7 @@ public final class Codec {
 
     /** Encodes canonical scalars into {@code dst}, packed. */
     public static void encodeScalars(ScalarVector scalars, Encoding encoding, MemorySegment dst) {
+        NativeLibrary.require();
         requireEncoding(scalars.curve(), encoding);
         Validate.isTrue(scalars.form() == ScalarForm.CANONICAL, "only canonical scalars can be encoded; convert Montgomery ones first");
         Validate.isTrue(dst.byteSize() >= scalars.size() * Curve.SCALAR_BYTES, "the destination is too small");

@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.Structs;
 import io.cuzk.internal.ffi.cuzk_h;
 import io.cuzk.internal.ffi.cuzk_h_config;
@@ -166,6 +167,7 @@ public final class CpuBackend extends Backend {
 
     @Override
     public Lane openLane() {
+        NativeLibrary.require();
         return new CpuLane();
     }
 

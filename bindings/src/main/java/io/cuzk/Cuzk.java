@@ -7,7 +7,6 @@ import io.cuzk.internal.ffi.cuzk_h;
 import io.cuzk.internal.ffi.cuzk_library_info;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -17,10 +16,11 @@ public final class Cuzk {
 
     /**
      * What {@code cuzk_get_library_info} reports: among it the CPU code path in use and those this
-     * CPU and build can run.
+     * CPU and build can run; location says where the library was loaded from (a file, or a checked
+     * in-memory copy of the packed one).
      */
     public record LibraryInfo(int abiVersion, boolean cudaCompiled, int hardwareThreads, int maxNttLogSize, CpuIsa cpuIsa,
-            Set<CpuIsa> availableCpuIsas, String version, String build, Path path) {}
+            Set<CpuIsa> availableCpuIsas, String version, String build, String location) {}
 
     /**
      * The ABI version of the loaded library ({@code cuzk_abi_version}, a critical downcall: no
@@ -28,11 +28,13 @@ public final class Cuzk {
      * bindings', so this is what the bindings were generated for.
      */
     public static int abiVersion() {
+        NativeLibrary.require();
         return CriticalCalls.cuzk_abi_version();
     }
 
     /** Loads the library if needed and describes it. */
     public static LibraryInfo libraryInfo() {
+        NativeLibrary.require();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment info = cuzk_library_info.allocate(a);
             Checked.check(cuzk_h.cuzk_get_library_info(info), "cuzk_get_library_info");
@@ -47,17 +49,8 @@ public final class Cuzk {
                     cuzk_library_info.hardware_threads(info), cuzk_library_info.max_ntt_log_size(info),
                     CpuIsa.of(cuzk_library_info.cpu_isa(info)), Set.copyOf(available),
                     cuzk_library_info.version(info).getString(0), cuzk_library_info.build(info).getString(0),
-                    NativeLibrary.path());
+                    NativeLibrary.location());
         }
-    }
-
-    /**
-     * Whether the library was copied into a temporary folder that is deleted only when the JVM runs
-     * its shutdown hooks (the fallback when no cache folder is usable): a process that ends with
-     * {@link Runtime#halt} would leave it behind.
-     */
-    public static boolean needsShutdownHooks() {
-        return NativeLibrary.deletesFilesOnExit();
     }
 
     /**
@@ -66,6 +59,7 @@ public final class Cuzk {
      * {@link CuzkException} with status UNSUPPORTED when this CPU or build cannot run it.
      */
     public static void setCpuIsa(CpuIsa isa) {
+        NativeLibrary.require();
         Checked.check(cuzk_h.cuzk_set_cpu_isa(isa.id()), "cuzk_set_cpu_isa");
     }
 }

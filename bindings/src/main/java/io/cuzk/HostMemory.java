@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.ffi.cuzk_h;
 import io.cuzk.internal.ffi.cuzk_host_config;
 import java.lang.foreign.Arena;
@@ -28,6 +29,7 @@ public final class HostMemory {
 
     /** bytes zero-filled bytes, 64-byte aligned (2 MiB aligned from {@link #HUGE_MIN} on, on Linux), freed with arena. */
     public static MemorySegment allocate(Arena arena, long bytes) {
+        NativeLibrary.require();
         Validate.notNull(arena, "arena");
         Validate.isTrue(bytes >= 0, "byte count must not be negative: %d", bytes);
         if (bytes < NATIVE_MIN) {
@@ -41,6 +43,7 @@ public final class HostMemory {
      * section of a memory-mapped file), filled in one pass, freed with arena.
      */
     public static MemorySegment copyOf(Arena arena, MemorySegment src) {
+        NativeLibrary.require();
         Validate.notNull(arena, "arena");
         Validate.notNull(src, "src");
         long bytes = src.byteSize();

@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.ffi.cuzk_check_result;
 import io.cuzk.internal.ffi.cuzk_codec_config;
 import io.cuzk.internal.ffi.cuzk_h;
@@ -104,6 +105,7 @@ public final class PointVector {
      * {@link InvalidPointException} naming the first failing point.
      */
     public void check(Set<Check> checks) {
+        NativeLibrary.require();
         if (size == 0) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.ffi.cuzk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -24,6 +25,7 @@ public final class Points {
 
     /** The standard generator of the group. */
     public static Point generator(Curve curve, Group group) {
+        NativeLibrary.require();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(curve.pointBytes(group), 8);
             Checked.check(cuzk_h.cuzk_point_op(curve.id(), group.id(), GENERATOR, MemorySegment.NULL, MemorySegment.NULL, out, 1),
@@ -33,21 +35,25 @@ public final class Points {
     }
 
     public static Point add(Point p, Point q) {
+        NativeLibrary.require();
         Validate.isTrue(p.curve() == q.curve() && p.group() == q.group(), "cannot add a %s %s point to a %s %s point",
                 p.curve().cliName(), p.group(), q.curve().cliName(), q.group());
         return single(ADD, p, q.nativeBytes());
     }
 
     public static Point doubled(Point p) {
+        NativeLibrary.require();
         return single(DOUBLE, p, null);
     }
 
     public static Point negate(Point p) {
+        NativeLibrary.require();
         return single(NEG, p, null);
     }
 
     /** [k]p for any k >= 0 below 2^256. */
     public static Point multiply(Point p, BigInteger k) {
+        NativeLibrary.require();
         Validate.isTrue(k.signum() >= 0 && k.bitLength() <= 256, "the scalar must be in [0, 2^256)");
         byte[] le = new byte[Curve.SCALAR_BYTES];
         Point.putLe(le, 0, le.length, k);
@@ -61,6 +67,7 @@ public final class Points {
      * shape.
      */
     public static Point sum(List<Point> points, List<BigInteger> scalars) {
+        NativeLibrary.require();
         Validate.isTrue(!points.isEmpty() && points.size() == scalars.size(), "%d points and %d scalars: expected as many, at least one",
                 points.size(), scalars.size());
         Curve c = points.get(0).curve();
@@ -83,6 +90,7 @@ public final class Points {
 
     /** out[i] = [scalars[i]] points[i] for canonical scalars; out must be 8-byte aligned, points may sit anywhere. */
     public static void multiply(PointVector points, ScalarVector scalars, PointVector out) {
+        NativeLibrary.require();
         Validate.isTrue(scalars.form() == ScalarForm.CANONICAL, "the scalars must be in canonical form");
         Validate.isTrue(points.size() == scalars.size() && points.size() == out.size(), "the vectors differ in size: %d points, %d scalars, %d out",
                 points.size(), scalars.size(), out.size());

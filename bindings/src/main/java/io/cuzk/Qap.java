@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.Structs;
 import io.cuzk.internal.ffi.cuzk_abc_config;
 import io.cuzk.internal.ffi.cuzk_h;
@@ -27,6 +28,7 @@ public final class Qap {
      */
     public static void evaluate(MemorySegment coefficients, long count, ScalarVector witness, ScalarVector a, ScalarVector b,
             ScalarVector c, int threads) {
+        NativeLibrary.require();
         Validate.notNull(coefficients, "coefficients");
         Validate.notNull(witness, "witness");
         Validate.isTrue(count >= 0 && count <= coefficients.byteSize() / COEFFICIENT_BYTES,

@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.ffi.cuzk_h;
 import org.apache.commons.lang3.Validate;
 
@@ -20,21 +21,25 @@ public final class ScalarOps {
 
     /** out[i] = a[i] * b[i]. */
     public static void multiply(ScalarVector a, ScalarVector b, ScalarVector out) {
+        NativeLibrary.require();
         binary(MUL, a, b, out);
     }
 
     /** out[i] = a[i] - b[i]. */
     public static void subtract(ScalarVector a, ScalarVector b, ScalarVector out) {
+        NativeLibrary.require();
         binary(SUB, a, b, out);
     }
 
     /** out[i] = a[i] + b[i]. */
     public static void add(ScalarVector a, ScalarVector b, ScalarVector out) {
+        NativeLibrary.require();
         binary(ADD, a, b, out);
     }
 
     /** Canonical values (each below r) into Montgomery form. */
     public static void toMontgomery(ScalarVector canonical, ScalarVector out) {
+        NativeLibrary.require();
         Validate.isTrue(canonical.form() == ScalarForm.CANONICAL && out.form() == ScalarForm.MONTGOMERY,
                 "toMontgomery reads canonical scalars and writes Montgomery ones");
         unary(TO_MONT, canonical, out);
@@ -42,6 +47,7 @@ public final class ScalarOps {
 
     /** Montgomery form into canonical values. */
     public static void fromMontgomery(ScalarVector montgomery, ScalarVector out) {
+        NativeLibrary.require();
         Validate.isTrue(montgomery.form() == ScalarForm.MONTGOMERY && out.form() == ScalarForm.CANONICAL,
                 "fromMontgomery reads Montgomery scalars and writes canonical ones");
         unary(FROM_MONT, montgomery, out);

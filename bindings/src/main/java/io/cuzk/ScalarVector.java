@@ -1,6 +1,7 @@
 package io.cuzk;
 
 import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
 import io.cuzk.internal.ffi.cuzk_check_result;
 import io.cuzk.internal.ffi.cuzk_codec_config;
 import io.cuzk.internal.ffi.cuzk_h;
@@ -82,6 +83,7 @@ public final class ScalarVector {
      * vector costs no Java loop.
      */
     public long firstNotBelowR() {
+        NativeLibrary.require();
         if (size == 0) {
             return -1;
         }

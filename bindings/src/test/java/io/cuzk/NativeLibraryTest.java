@@ -3,6 +3,8 @@ package io.cuzk;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,42 +13,83 @@ import io.cuzk.internal.NativeLibraryAccess;
 import io.cuzk.internal.ffi.cuzk_h;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
-import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Loading the library: in place, from a jar through the cache, from an override path, and the messages when it is missing. */
+/**
+ * Loading the library: in place, from a jar through the cache, from an override path; the checks
+ * that keep another user's or a damaged library from running (the cache's folders, the packed
+ * SHA-256, the ELF check of a named file), and the messages when something is missing. The race
+ * with another process rewriting the cache while libraries load is {@link LoaderRaceTest}.
+ */
 class NativeLibraryTest {
+    static final String PLATFORM = "test-platform";
+
     @Test
     void loadsThePackedLibraryAndReportsItself() {
         Cuzk.LibraryInfo info = Cuzk.libraryInfo();
         assertEquals(cuzk_h.CUZK_ABI_VERSION(), info.abiVersion());
         assertTrue(info.hardwareThreads() >= 1);
         assertTrue(info.maxNttLogSize() >= 22);
-        assertTrue(Files.isRegularFile(info.path()), info.path().toString());
+        assertTrue(Files.isRegularFile(Path.of(info.location())), "the build's own copy, where it is: " + info.location());
         assertTrue(info.version().startsWith("0."), info.version());
     }
 
     @Test
-    void aMissingOverrideNamesThePropertyAndThePath() {
-        NativeLibraryException e = assertThrows(NativeLibraryException.class,
-                () -> NativeLibraryAccess.locate("/nonexistent/libcuzk.so", NativeLibrary.platform(), getClass().getClassLoader()));
-        assertTrue(e.getMessage().contains(NativeLibrary.PATH_PROPERTY), e.getMessage());
-        assertTrue(e.getMessage().contains("/nonexistent/libcuzk.so"), e.getMessage());
+    void aMissingOverrideNamesThePath() {
+        NativeLibraryException e = assertThrows(NativeLibraryException.class, () -> NativeLibraryAccess.fromFile(Path.of("/nonexistent/libcuzk.so")));
+        assertTrue(e.getMessage().contains("/nonexistent/libcuzk.so") && e.getMessage().contains("does not exist"), e.getMessage());
+    }
+
+    @Test
+    void aNamedFileThatIsNotACompleteLibraryIsRefusedBeforeTheLoaderSeesIt(@TempDir Path tmp) throws Exception {
+        Path real = Path.of(Cuzk.libraryInfo().location());
+        byte[] lib = Files.readAllBytes(real);
+        Path truncated = tmp.resolve("truncated.so");
+        Files.write(truncated, Arrays.copyOf(lib, lib.length / 2));
+        NativeLibraryException e = assertThrows(NativeLibraryException.class, () -> NativeLibraryAccess.fromFile(truncated));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+
+        Path headerOnly = tmp.resolve("header.so");
+        Files.write(headerOnly, Arrays.copyOf(lib, 40));
+        assertTrue(assertThrows(NativeLibraryException.class, () -> NativeLibraryAccess.fromFile(headerOnly)).getMessage()
+                .contains("too short"));
+
+        Path text = tmp.resolve("text.so");
+        Files.writeString(text, "#!/bin/sh\n".repeat(20));
+        assertTrue(assertThrows(NativeLibraryException.class, () -> NativeLibraryAccess.fromFile(text)).getMessage()
+                .contains("not an ELF file"));
+
+        Path dir = Files.createDirectory(tmp.resolve("a-folder.so"));
+        assertTrue(assertThrows(NativeLibraryException.class, () -> NativeLibraryAccess.fromFile(dir)).getMessage()
+                .contains("not a regular file"));
+
+        assertNull(NativeLibraryAccess.elfProblem(lib), "the real library passes the same check");
+    }
+
+    @Test
+    void aNamedFifoIsRefusedInsteadOfHanging(@TempDir Path tmp) throws Exception {
+        Path fifo = tmp.resolve("fifo.so");
+        Process p = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, p.waitFor());
+        NativeLibraryException e = assertThrows(NativeLibraryException.class, () -> NativeLibraryAccess.fromFile(fifo));
+        assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
     }
 
     @Test
     void anUnpackedPlatformNamesTheResourceAndWhatIsPacked() {
         NativeLibraryException e = assertThrows(NativeLibraryException.class,
-                () -> NativeLibraryAccess.locate(null, "plan9-mips", getClass().getClassLoader()));
+                () -> NativeLibraryAccess.packed("libcuzk.so", "plan9-mips", getClass().getClassLoader(), null));
         assertTrue(e.getMessage().contains("io/cuzk/native/plan9-mips/libcuzk.so"), e.getMessage());
         assertTrue(e.getMessage().contains(NativeLibrary.platform()), "names the packed platforms: " + e.getMessage());
     }
@@ -55,95 +98,129 @@ class NativeLibraryTest {
     void aClassPathWithoutTheLibrarySaysSo() throws Exception {
         try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
             NativeLibraryException e = assertThrows(NativeLibraryException.class,
-                    () -> NativeLibraryAccess.locate("", NativeLibrary.platform(), empty));
+                    () -> NativeLibraryAccess.packed("libcuzk.so", NativeLibrary.platform(), empty, null));
             assertTrue(e.getMessage().contains("no native library is packed"), e.getMessage());
         }
     }
 
-    @Test
-    void aLibraryOnThePlainClassPathIsLoadedWhereItIs() throws Exception {
-        URL url = getClass().getClassLoader().getResource(NativeLibrary.RESOURCE_ROOT + NativeLibrary.platform() + "/libcuzk.so");
-        assertEquals("file", url.getProtocol(), "the tests run from the build's class folders");
-        assertEquals(Path.of(url.toURI()), NativeLibraryAccess.locate(null, NativeLibrary.platform(), getClass().getClassLoader()));
-    }
-
-    /** A jar holding payload as io/cuzk/native/test-platform/libcuzk.so, and a loader over it. */
-    private static URLClassLoader jarWith(Path dir, byte[] payload) throws Exception {
-        Path jar = dir.resolve("packed.jar");
+    /** A jar holding payload as io/cuzk/native/test-platform/libcuzk.so, with the given digest beside it (null: none). */
+    static URLClassLoader jarWith(Path dir, byte[] payload, String digest) throws Exception {
+        Path jar = dir.resolve("packed-" + Math.abs(new Random().nextInt()) + ".jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            out.putNextEntry(new JarEntry(NativeLibrary.RESOURCE_ROOT + "test-platform/libcuzk.so"));
+            out.putNextEntry(new JarEntry(NativeLibrary.RESOURCE_ROOT + PLATFORM + "/libcuzk.so"));
             out.write(payload);
             out.closeEntry();
+            if (digest != null) {
+                out.putNextEntry(new JarEntry(NativeLibrary.RESOURCE_ROOT + PLATFORM + "/libcuzk.so.sha256"));
+                out.write((digest + "\n").getBytes(StandardCharsets.US_ASCII));
+                out.closeEntry();
+            }
         }
         return new URLClassLoader(new URL[] {jar.toUri().toURL()}, null);
     }
 
-    private static byte[] payload() {
+    static byte[] payload() {
         byte[] b = new byte[300_000];
         new Random(5).nextBytes(b);
         return b;
     }
 
-    private static String crcFolder(byte[] b) {
-        CRC32 crc = new CRC32();
-        crc.update(b);
-        return String.format("%08x-%d", crc.getValue(), b.length);
+    static URL entry(URLClassLoader loader) {
+        return loader.getResource(NativeLibrary.RESOURCE_ROOT + PLATFORM + "/libcuzk.so");
     }
 
     @Test
-    void aPackedLibraryIsExtractedOnceIntoTheCacheAndCheckedOnEveryLoad(@TempDir Path tmp) throws Exception {
+    void aPackedLibraryIsCachedOnceAndItsCopyCheckedOnEveryLoad(@TempDir Path tmp) throws Exception {
         byte[] payload = payload();
+        String sha = NativeLibraryAccess.sha256(payload);
         Path cache = tmp.resolve("cache");
-        try (URLClassLoader loader = jarWith(tmp, payload)) {
-            URL url = loader.getResource(NativeLibrary.RESOURCE_ROOT + "test-platform/libcuzk.so");
-            Path first = NativeLibraryAccess.extract(url, "libcuzk.so", cache);
-            assertEquals(cache.resolve(crcFolder(payload)).resolve("libcuzk.so"), first);
-            assertArrayEquals(payload, Files.readAllBytes(first));
-            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(first.getParent())));
+        Path copy = cache.resolve(sha.substring(0, 16)).resolve("libcuzk.so");
+        try (URLClassLoader loader = jarWith(tmp, payload, sha)) {
+            assertArrayEquals(payload, NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", cache));
+            assertArrayEquals(payload, Files.readAllBytes(copy));
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(copy.getParent())));
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(copy)));
 
             FileTime written = FileTime.fromMillis(1_000_000_000_000L);
-            Files.setLastModifiedTime(first, written);
-            assertEquals(first, NativeLibraryAccess.extract(url, "libcuzk.so", cache));
-            assertEquals(written, Files.getLastModifiedTime(first), "an intact copy is used as it is");
+            Files.setLastModifiedTime(copy, written);
+            assertArrayEquals(payload, NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", cache));
+            assertEquals(written, Files.getLastModifiedTime(copy), "an intact copy is used as it is");
 
             byte[] damaged = payload.clone();
-            damaged[290_000] ^= 1; // past the first 256 KiB the check reads
-            Files.write(first, damaged);
-            assertEquals(first, NativeLibraryAccess.extract(url, "libcuzk.so", cache));
-            assertArrayEquals(payload, Files.readAllBytes(first), "a copy of the right size with the wrong CRC is replaced");
-            try (var files = Files.list(first.getParent())) {
-                assertEquals(List.of(first), files.toList(), "no partial copies are left behind");
+            damaged[290_000] ^= 1;
+            Files.write(copy, damaged);
+            assertArrayEquals(payload, NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", cache),
+                    "the damaged copy's bytes are never what is returned");
+            assertArrayEquals(payload, Files.readAllBytes(copy), "and it is replaced");
+
+            // another file linked in its place is not followed, nor written through
+            Path elsewhere = Files.write(tmp.resolve("elsewhere"), damaged);
+            Files.delete(copy);
+            Files.createSymbolicLink(copy, elsewhere);
+            assertArrayEquals(payload, NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", cache));
+            assertArrayEquals(damaged, Files.readAllBytes(elsewhere), "the link's target is untouched");
+            assertFalse(Files.isSymbolicLink(copy), "the link was replaced by a copy of our own");
+            try (var files = Files.list(copy.getParent())) {
+                assertEquals(List.of(copy), files.toList(), "no partial copies are left behind");
             }
         }
     }
 
     @Test
-    void aCacheFolderOthersCanWriteIsNotTrusted(@TempDir Path tmp) throws Exception {
+    void aCacheOtherUsersCouldWriteIntoOrSwapIsRefusedWithTheReason(@TempDir Path tmp) throws Exception {
         byte[] payload = payload();
-        Path cache = tmp.resolve("cache");
-        Path shared = Files.createDirectories(cache.resolve(crcFolder(payload)));
-        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
-        try (URLClassLoader loader = jarWith(tmp, payload)) {
-            URL url = loader.getResource(NativeLibrary.RESOURCE_ROOT + "test-platform/libcuzk.so");
-            Path p = NativeLibraryAccess.extract(url, "libcuzk.so", cache);
-            assertFalse(p.startsWith(cache), p.toString());
-            assertArrayEquals(payload, Files.readAllBytes(p));
-            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(p.getParent())));
-            try (var files = Files.list(shared)) {
-                assertEquals(0, files.count(), "nothing was written into the shared folder");
+        String sha = NativeLibraryAccess.sha256(payload);
+        try (URLClassLoader loader = jarWith(tmp, payload, sha)) {
+            Path open = Files.createDirectory(tmp.resolve("open"));
+            Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+            NativeLibraryException e = assertThrows(NativeLibraryException.class,
+                    () -> NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", open.resolve("cache")));
+            assertTrue(e.getMessage().contains(open + " is writable by other users") && e.getMessage().contains("cuzk.native.cache=none"),
+                    e.getMessage());
+            try (var files = Files.list(open)) {
+                assertEquals(0, files.count(), "nothing was created in the open folder");
             }
+
+            Path target = Files.createDirectory(tmp.resolve("target"));
+            Path link = Files.createSymbolicLink(tmp.resolve("link"), target);
+            e = assertThrows(NativeLibraryException.class,
+                    () -> NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", link.resolve("cache")));
+            assertTrue(e.getMessage().contains(link + " is a symbolic link"), e.getMessage());
+
+            Path theirs = Files.createDirectory(tmp.resolve("theirs"));
+            Files.setAttribute(theirs, "unix:uid", 65534); // nobody's
+            e = assertThrows(NativeLibraryException.class,
+                    () -> NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", theirs));
+            assertTrue(e.getMessage().contains(theirs + " belongs to user 65534"), e.getMessage());
         }
     }
 
     @Test
-    void withoutACacheAPackedLibraryGoesToAPrivateFolder(@TempDir Path tmp) throws Exception {
+    void aJarWhoseLibraryDoesNotMatchItsDigestIsNotLoaded(@TempDir Path tmp) throws Exception {
         byte[] payload = payload();
-        try (URLClassLoader loader = jarWith(tmp, payload)) {
-            URL url = loader.getResource(NativeLibrary.RESOURCE_ROOT + "test-platform/libcuzk.so");
-            Path p = NativeLibraryAccess.extract(url, "libcuzk.so", null);
-            assertArrayEquals(payload, Files.readAllBytes(p));
-            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(p.getParent())));
+        String wrong = NativeLibraryAccess.sha256(new byte[] {1});
+        try (URLClassLoader loader = jarWith(tmp, payload, wrong)) {
+            NativeLibraryException e = assertThrows(NativeLibraryException.class,
+                    () -> NativeLibraryAccess.checkedBytes(entry(loader), wrong, "libcuzk.so", null));
+            assertTrue(e.getMessage().contains("does not match the SHA-256"), e.getMessage());
+        }
+        try (URLClassLoader loader = jarWith(tmp, payload, null)) {
+            NativeLibraryException e = assertThrows(NativeLibraryException.class,
+                    () -> NativeLibraryAccess.packed("libcuzk.so", PLATFORM, loader, null));
+            assertTrue(e.getMessage().contains("without its SHA-256"), e.getMessage());
+        }
+    }
+
+    @Test
+    void withoutACacheNothingIsWritten(@TempDir Path tmp) throws Exception {
+        byte[] payload = payload();
+        String sha = NativeLibraryAccess.sha256(payload);
+        try (URLClassLoader loader = jarWith(tmp, payload, sha)) {
+            assertNotNull(NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", null));
+            try (var files = Files.list(tmp)) {
+                assertEquals(1, files.count(), "only the test's jar: " + tmp);
+            }
         }
     }
 }

@@ -44,11 +44,13 @@ public final class CudaRuntime {
 
     /** The runtime's version, 1000 * major + 10 * minor (13000 for CUDA 13.0). */
     public static int runtimeVersion() {
+        CudaLibrary.require();
         return intOut(p -> cudart_h.cudaRuntimeGetVersion(p), "cudaRuntimeGetVersion");
     }
 
     /** The version the installed driver supports (0 where no driver is installed). */
     public static int driverVersion() {
+        CudaLibrary.require();
         return intOut(p -> cudart_h.cudaDriverGetVersion(p), "cudaDriverGetVersion");
     }
 
@@ -57,6 +59,7 @@ public final class CudaRuntime {
      * ({@code cudaErrorInsufficientDriver}) or there is no device ({@code cudaErrorNoDevice}).
      */
     public static int deviceCount() {
+        CudaLibrary.require();
         return intOut(p -> cudart_h.cudaGetDeviceCount(p), "cudaGetDeviceCount");
     }
 

@@ -1,5 +1,6 @@
 package io.cuzk.cuda;
 
+import io.cuzk.internal.CudaLibrary;
 import io.cuzk.internal.ffi.cudart_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -30,6 +31,7 @@ public final class PinnedBuffer implements AutoCloseable {
 
     /** bytes of pinned memory freed by {@link #close()}. */
     public static PinnedBuffer allocate(long bytes) {
+        CudaLibrary.require();
         Arena a = Arena.ofShared();
         try {
             PinnedBuffer b = allocate(a, bytes);

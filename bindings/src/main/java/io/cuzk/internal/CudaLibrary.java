@@ -35,6 +35,11 @@ public final class CudaLibrary {
         return name -> lookup().find(name);
     }
 
+    /** Throws the runtime's {@link NativeLibraryException} if it cannot be loaded (see NativeLibrary.require). */
+    public static void require() {
+        loaded();
+    }
+
     /** Where the runtime was loaded from. */
     public static String path() {
         return loaded().path;

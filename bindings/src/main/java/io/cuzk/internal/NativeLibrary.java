@@ -1,49 +1,61 @@
 package io.cuzk.internal;
 
+import io.cuzk.NativeLibraryException;
+import io.cuzk.internal.ffi.cuzk_h;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
-import java.net.JarURLConnection;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.net.URLConnection;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import io.cuzk.NativeLibraryException;
-import io.cuzk.internal.ffi.cuzk_h;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Set;
-import java.util.jar.JarEntry;
-import java.util.zip.CRC32;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.commons.lang3.StringUtils;
 import org.apache.commons.lang3.SystemUtils;
 
 /**
- * Finds and loads libcuzk. By default the copy packed in this jar under
- * {@code io/cuzk/native/<os>-<arch>/} is used: a library on the class path as a plain file (an
- * unpacked build) is loaded where it is; one inside a jar is extracted once into a per-user cache,
- * {@code $XDG_CACHE_HOME/cuzk/native} or {@code ~/.cache/cuzk/native} (system property
- * {@value #CACHE_PROPERTY} names another folder, or {@code none}), in a folder named by the jar
- * entry's CRC-32 and size, and later processes load that copy after checking its size and CRC-32
- * (about 2 ms, where inflating the 4-5 MB library costs about 50 ms). Cache folders are created
- * owner-only; where the cache cannot be used (not writable, not the user's own, or disabled) the
- * library is extracted into a private temporary folder (owner-only, removed at exit) instead.
- * The system property {@value #PATH_PROPERTY} names another copy of the library instead, for
- * example a build with different options.
+ * Finds and loads libcuzk (and libcuzk_cuda). The trust model:
  *
- * <p>Every failure says what was missing and where it looked.
+ * <ul>
+ *   <li>The copy packed in this jar, under {@code io/cuzk/native/<os>-<arch>/}, is trusted with the
+ *       jar, and so is its SHA-256, which the build packs beside it. Whatever file holds a copy of
+ *       it, the bytes are read into this process, their SHA-256 compared with the packed one, and
+ *       the loader is handed those very bytes, sealed in an anonymous memory file
+ *       ({@link SealedCopy}): a copy swapped or truncated by another process between the check and
+ *       the load is never what runs.
+ *   <li>The copy is cached, so that later processes skip inflating it (about 50 ms), in
+ *       {@code $XDG_CACHE_HOME/cuzk/native}, {@code ~/.cache/cuzk/native}, or the folder the
+ *       system property {@value #CACHE_PROPERTY} names ({@code none}: no cache, memory only). The
+ *       cache is written only into a folder no other user can write into or swap
+ *       ({@link TrustedDirectory}: every component of its path checked, no link followed); where
+ *       it is not such a folder the load is refused with one line saying why and what to do.
+ *   <li>A file named by the system property {@value #PATH_PROPERTY} (bin/cuzk names the build's
+ *       own) is trusted as the user's choice and loaded where it is, after a check that it is a
+ *       complete ELF shared object: a truncated file would crash the process in the loader.
+ * </ul>
+ *
+ * Every failure is a {@link NativeLibraryException} whose message says what was wrong and where,
+ * thrown again by every later use (never an ExceptionInInitializerError).
  */
 public final class NativeLibrary {
     /** System property naming a libcuzk file to load instead of the packed one. */
@@ -58,17 +70,40 @@ public final class NativeLibrary {
 
     private NativeLibrary() {}
 
+    /** A loaded library: its symbols, and where it came from, for reports. */
+    record Loaded(SymbolLookup lookup, String location) {}
+
     private static final class Holder {
-        static final Loaded LOADED = load();
+        static final Object LOADED = loadOrFailure();
     }
 
     private static final class CudaHolder {
-        static final Object LOADED = loadCuda();
+        static final Object LOADED = loadCudaOrFailure();
+    }
+
+    private static Loaded loaded() {
+        if (Holder.LOADED instanceof Loaded l) {
+            return l;
+        }
+        throw (NativeLibraryException) Holder.LOADED;
+    }
+
+    /**
+     * Loads the library if it is not, and throws its {@link NativeLibraryException} if it cannot
+     * be. Every public entry of the typed API calls this before it touches a generated binding: a
+     * binding's holder class looks its symbol up as it initialises, and an exception thrown there
+     * would reach the caller as an ExceptionInInitializerError, and as NoClassDefFoundError ever
+     * after.
+     */
+    public static void require() {
+        if (Holder.LOADED instanceof NativeLibraryException e) {
+            throw e;
+        }
     }
 
     /** The library's symbols, loaded on first use; throws {@link NativeLibraryException} if it cannot be. */
     public static SymbolLookup lookup() {
-        return Holder.LOADED.lookup();
+        return loaded().lookup();
     }
 
     /**
@@ -85,9 +120,9 @@ public final class NativeLibrary {
         return name -> cudaLookup().find(name);
     }
 
-    /** Where the loaded library came from. */
-    public static Path path() {
-        return Holder.LOADED.path();
+    /** Where the loaded library came from: a file, or a checked copy of the packed one. */
+    public static String location() {
+        return loaded().location();
     }
 
     /**
@@ -96,59 +131,45 @@ public final class NativeLibrary {
      * build had no nvcc, or the CUDA runtime is not installed.
      */
     public static SymbolLookup cudaLookup() {
-        if (CudaHolder.LOADED instanceof SymbolLookup l) {
-            return l;
+        if (CudaHolder.LOADED instanceof Loaded l) {
+            return l.lookup();
         }
         throw (NativeLibraryException) CudaHolder.LOADED;
     }
 
     /** Whether libcuzk_cuda could be loaded (it may still find no device). */
     public static boolean cudaAvailable() {
-        return CudaHolder.LOADED instanceof SymbolLookup;
+        return CudaHolder.LOADED instanceof Loaded;
     }
 
-    private static Object loadCuda() {
+    private static Object loadOrFailure() {
         try {
-            CudaLibrary.lookup(); // libcudart first: libcuzk_cuda needs it
+            String override = System.getProperty(PATH_PROPERTY);
+            Loaded l = override != null && !override.isBlank() ? fromFile(Path.of(override), "the system property " + PATH_PROPERTY)
+                    : packed(libraryFileName(platform()), platform(), NativeLibrary.class.getClassLoader(), cacheDir());
+            checkAbi(l);
+            return l;
         } catch (NativeLibraryException e) {
             return e;
         }
-        String override = System.getProperty(CUDA_PATH_PROPERTY);
-        Path file;
-        if (override != null && !override.isBlank()) {
-            file = Path.of(override);
-        } else {
-            String platform = platform();
-            String resource = RESOURCE_ROOT + platform + "/" + CUDA_FILE;
-            URL url = NativeLibrary.class.getClassLoader().getResource(resource);
-            if (url == null) {
-                return new NativeLibraryException("cuzk: this build has no CUDA backend: " + resource
-                        + " is not in the jar (nvcc was not found when it was built)");
-            }
-            file = extract(url, CUDA_FILE, cacheDir());
-        }
-        try {
-            return SymbolLookup.libraryLookup(file, Arena.global());
-        } catch (IllegalArgumentException e) {
-            return new NativeLibraryException("cuzk: could not load the CUDA backend " + file + ": " + e.getMessage(), e);
-        }
     }
 
-    record Loaded(SymbolLookup lookup, Path path) {}
-
-    private static Loaded load() {
-        // The platform is worked out only for the packed copy: an explicit path (bin/cuzk passes
-        // the unpacked one) needs neither it nor the jar.
-        String override = System.getProperty(PATH_PROPERTY);
-        Path file = locate(override, override == null || override.isBlank() ? platform() : null, NativeLibrary.class.getClassLoader());
-        SymbolLookup lookup;
+    private static Object loadCudaOrFailure() {
         try {
-            lookup = SymbolLookup.libraryLookup(file, Arena.global());
-        } catch (IllegalArgumentException e) {
-            throw new NativeLibraryException("cuzk: could not load the native library " + file + ": " + e.getMessage(), e);
+            CudaLibrary.lookup(); // libcudart first: libcuzk_cuda needs it
+            String override = System.getProperty(CUDA_PATH_PROPERTY);
+            if (override != null && !override.isBlank()) {
+                return fromFile(Path.of(override), "the system property " + CUDA_PATH_PROPERTY);
+            }
+            ClassLoader loader = NativeLibrary.class.getClassLoader();
+            if (loader.getResource(RESOURCE_ROOT + platform() + "/" + CUDA_FILE) == null) {
+                return new NativeLibraryException("cuzk: this build has no CUDA backend: " + RESOURCE_ROOT + platform() + "/" + CUDA_FILE
+                        + " is not in the jar (nvcc was not found when it was built)");
+            }
+            return packed(CUDA_FILE, platform(), loader, cacheDir());
+        } catch (NativeLibraryException e) {
+            return e;
         }
-        checkAbi(lookup, file);
-        return new Loaded(lookup, file);
     }
 
     /**
@@ -157,29 +178,27 @@ public final class NativeLibrary {
      * call shape is linked before the first real call needs one; a library without that symbol is
      * asked through cuzk_abi_version, only to name its version.
      */
-    private static void checkAbi(SymbolLookup lookup, Path file) {
+    private static void checkAbi(Loaded l) {
         int abi;
-        var value = lookup.find("cuzk_abi_version_value");
+        var value = l.lookup().find("cuzk_abi_version_value");
         if (value.isPresent()) {
             abi = value.get().reinterpret(4).get(ValueLayout.JAVA_INT, 0);
         } else {
-            MemorySegment fn = lookup.find("cuzk_abi_version").orElseThrow(() -> new NativeLibraryException(
-                    "cuzk: " + file + " has no cuzk_abi_version symbol: it is not a cuzk library"));
+            MemorySegment fn = l.lookup().find("cuzk_abi_version").orElseThrow(() -> new NativeLibraryException(
+                    "cuzk: " + l.location() + " has no cuzk_abi_version symbol: it is not a cuzk library"));
             try {
                 abi = (int) Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(ValueLayout.JAVA_INT)).invokeExact();
             } catch (Throwable t) {
-                throw new NativeLibraryException("cuzk: calling cuzk_abi_version in " + file + " failed: " + t, t);
+                throw new NativeLibraryException("cuzk: calling cuzk_abi_version in " + l.location() + " failed: " + t, t);
             }
         }
         if (abi != cuzk_h.CUZK_ABI_VERSION()) {
-            throw new NativeLibraryException("cuzk: " + file + " implements ABI version " + abi + " but these bindings need "
+            throw new NativeLibraryException("cuzk: " + l.location() + " implements ABI version " + abi + " but these bindings need "
                     + cuzk_h.CUZK_ABI_VERSION() + "; use the library built with this jar");
         }
     }
 
-    /**
-     * The folder name of the running platform, such as {@code linux-x86_64}.
-     */
+    /** The folder name of the running platform, such as {@code linux-x86_64}. */
     public static String platform() {
         String os;
         if (SystemUtils.IS_OS_LINUX) {
@@ -208,41 +227,6 @@ public final class NativeLibrary {
         return platform.startsWith("macos") ? "libcuzk.dylib" : "libcuzk.so";
     }
 
-    /**
-     * Resolves the file to load: the override path if given, else the jar's copy for the platform,
-     * extracted. Package-private for the loader tests.
-     */
-    static Path locate(String override, String platform, ClassLoader loader) {
-        if (override != null && !override.isBlank()) {
-            Path p = Path.of(override);
-            if (!Files.isRegularFile(p)) {
-                throw new NativeLibraryException("cuzk: the system property " + PATH_PROPERTY + " names " + p.toAbsolutePath()
-                        + ", which is not a file; point it at a libcuzk build or remove it to use the copy in the jar");
-            }
-            return p;
-        }
-        String resource = RESOURCE_ROOT + platform + "/" + libraryFileName(platform);
-        URL url = loader == null ? null : loader.getResource(resource);
-        if (url == null) {
-            throw new NativeLibraryException("cuzk: no native library for platform " + platform + ": the resource " + resource
-                    + " is not on the class path (looked with " + loader + "); this jar was built for "
-                    + packedPlatforms(loader) + ". Build cuzk-java on this platform or set -D" + PATH_PROPERTY
-                    + "=/path/to/" + libraryFileName(platform));
-        }
-        return extract(url, libraryFileName(platform), cacheDir());
-    }
-
-    private static Path privateDir;
-
-    /**
-     * Whether a library was copied into a temporary folder that is deleted when the JVM runs its
-     * shutdown hooks (the fallback when no cache folder is usable): a process that ends with
-     * {@link Runtime#halt} would leave it behind.
-     */
-    public static synchronized boolean deletesFilesOnExit() {
-        return privateDir != null;
-    }
-
     /** The cache folder: the property's, else under XDG_CACHE_HOME or ~/.cache; null for none. */
     static Path cacheDir() {
         String prop = System.getProperty(CACHE_PROPERTY);
@@ -257,105 +241,199 @@ public final class NativeLibrary {
         return StringUtils.isBlank(home) ? null : Path.of(home, ".cache", "cuzk", "native");
     }
 
-    /**
-     * The file to load for a packed library: the resource itself when it is a plain file, else its
-     * cached copy (extracted now if missing or damaged), else a copy in a private temporary folder.
-     */
-    static synchronized Path extract(URL url, String fileName, Path cache) {
-        if ("file".equals(url.getProtocol())) {
-            try {
-                Path in = Path.of(url.toURI());
-                if (Files.isRegularFile(in)) {
-                    return in;
-                }
-            } catch (URISyntaxException | IllegalArgumentException e) {
-                // not a path this file system knows: copy it like a jar entry
-            }
-        }
-        if (cache != null && SystemUtils.IS_OS_UNIX) {
-            try {
-                Path cached = cached(url, fileName, cache);
-                if (cached != null) {
-                    return cached;
-                }
-            } catch (IOException | UncheckedIOException | UnsupportedOperationException | SecurityException e) {
-                // an unusable cache only costs the extraction below
-            }
-        }
-        try {
-            if (privateDir == null) {
-                privateDir = Files.createTempDirectory("cuzk-native-",
-                        PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-                privateDir.toFile().deleteOnExit();
-            }
-            Path target = privateDir.resolve(fileName);
-            try (InputStream in = url.openStream()) {
-                Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-            target.toFile().deleteOnExit();
-            return target;
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new NativeLibraryException("cuzk: could not extract " + url + " into a temporary folder under "
-                    + System.getProperty("java.io.tmpdir") + ": " + e.getMessage(), e);
-        }
-    }
+    // ---- a file the user named ------------------------------------------------------------------
 
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
-
-    /** The cached copy of a jar entry, extracted if needed; null where the entry's CRC is unknown. */
-    private static Path cached(URL url, String fileName, Path cache) throws IOException {
-        URLConnection conn = url.openConnection();
-        if (!(conn instanceof JarURLConnection jar)) {
-            return null;
+    /** Loads a library file where it is, after checking it is a complete ELF shared object. */
+    static Loaded fromFile(Path file, String namedBy) {
+        if (!Files.isRegularFile(file)) {
+            throw new NativeLibraryException("cuzk: " + namedBy + " names " + file.toAbsolutePath() + ", which "
+                    + (Files.exists(file) ? "is not a regular file" : "does not exist")
+                    + "; point it at a cuzk library build or remove it to use the copy in the jar");
         }
-        conn.setUseCaches(true); // the JDK keeps this jar open for later lookups in this process
-        JarEntry entry = jar.getJarEntry();
-        long crc = entry.getCrc();
-        long size = entry.getSize();
-        if (crc < 0 || size < 0) {
-            return null;
-        }
-        Path dir = cache.resolve(String.format(Locale.ROOT, "%08x-%d", crc, size));
-        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        // Only a folder of our own that nobody else may write into is trusted with code we load.
-        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
-        if (!Files.getOwner(dir).getName().equals(SystemUtils.USER_NAME) || perms.contains(PosixFilePermission.GROUP_WRITE)
-                || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
-            return null;
-        }
-        Path target = dir.resolve(fileName);
-        if (Files.isRegularFile(target) && Files.size(target) == size && crc32(target) == crc) {
-            return target;
-        }
-        Path tmp = Files.createTempFile(dir, fileName, ".part");
-        try {
-            try (InputStream in = jar.getInputStream()) {
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-            }
-            if (Files.size(tmp) != size || crc32(tmp) != crc) {
-                throw new IOException(url + " changed while it was copied");
-            }
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-        return target;
-    }
-
-    /**
-     * CRC-32 of a file, read through one direct buffer: on every load of a cached library, so it
-     * must be cheap; reading in chunks costs a fifth of mapping the file (whose page faults
-     * dominate) or of reading it into one heap array.
-     */
-    static long crc32(Path file) throws IOException {
-        CRC32 crc = new CRC32();
-        ByteBuffer buf = ByteBuffer.allocateDirect(1 << 18);
+        String problem;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (ch.read(buf.clear()) >= 0) {
-                crc.update(buf.flip());
+            long size = ch.size();
+            ByteBuffer head = ByteBuffer.allocate((int) Math.min(64, size));
+            ch.read(head, 0);
+            head.flip();
+            problem = Elf.problem(size, head, (offset, length) -> {
+                ByteBuffer b = ByteBuffer.allocate(length);
+                try {
+                    ch.read(b, offset);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                return b.flip();
+            });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            problem = "it cannot be read: " + e.getMessage();
+        }
+        if (problem != null) {
+            throw new NativeLibraryException("cuzk: " + file.toAbsolutePath() + " (named by " + namedBy + ") cannot be loaded: " + problem);
+        }
+        try {
+            return new Loaded(SymbolLookup.libraryLookup(file, Arena.global()), file.toAbsolutePath().toString());
+        } catch (IllegalArgumentException e) {
+            throw new NativeLibraryException("cuzk: could not load the native library " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---- the packed library ------------------------------------------------------------------------
+
+    /** The bytes of a packed library and where they were read from (null: inflated from the jar now). */
+    record Checked(byte[] bytes, Path cachedAt) {}
+
+    /**
+     * Loads the packed library fileName of the platform from the class loader: from its cached copy
+     * or the jar, through a sealed in-memory copy of bytes whose SHA-256 matched the packed one.
+     */
+    static Loaded packed(String fileName, String platform, ClassLoader loader, Path cache) {
+        String resource = RESOURCE_ROOT + platform + "/" + fileName;
+        URL url = loader == null ? null : loader.getResource(resource);
+        if (url == null) {
+            throw new NativeLibraryException("cuzk: no native library for platform " + platform + ": the resource " + resource
+                    + " is not on the class path (looked with " + loader + "); this jar was built for " + packedPlatforms(loader)
+                    + ". Build cuzk-java on this platform or set -D" + PATH_PROPERTY + "=/path/to/" + libraryFileName(platform));
+        }
+        if ("file".equals(url.getProtocol())) {
+            // a build's own output folder on the class path (the tests): loaded where it is
+            try {
+                return fromFile(Path.of(url.toURI()), "the class path");
+            } catch (URISyntaxException e) {
+                throw new NativeLibraryException("cuzk: " + url + " is not a usable file name: " + e.getMessage(), e);
             }
         }
-        return crc.getValue();
+        Checked c = checkedBytes(url, expectedSha256(loader, resource), fileName, cache);
+        String problem = Elf.problem(ByteBuffer.wrap(c.bytes()));
+        if (problem != null) {
+            throw new NativeLibraryException("cuzk: the packed " + resource + " cannot be loaded: " + problem);
+        }
+        String location = c.cachedAt() != null ? c.cachedAt() + " (checked against the jar's SHA-256, loaded from memory)"
+                : url + " (checked, loaded from memory)";
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment image = a.allocate(c.bytes().length);
+            MemorySegment.copy(MemorySegment.ofArray(c.bytes()), 0, image, 0, c.bytes().length);
+            return new Loaded(SealedCopy.load(image, fileName), location);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new NativeLibraryException("cuzk: could not load " + location + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The SHA-256 the build packed beside a library (resource + ".sha256", hex). */
+    static String expectedSha256(ClassLoader loader, String resource) {
+        URL digest = loader.getResource(resource + ".sha256");
+        if (digest == null) {
+            throw new NativeLibraryException("cuzk: " + resource + " is packed without its SHA-256 (" + resource
+                    + ".sha256): this jar was not made by cuzk-java's build, and its library is not loaded");
+        }
+        try (InputStream in = digest.openStream()) {
+            String hex = new String(in.readNBytes(200), StandardCharsets.US_ASCII).strip();
+            if (!hex.matches("[0-9a-f]{64}")) {
+                throw new NativeLibraryException("cuzk: " + resource + ".sha256 does not hold a SHA-256: '" + StringUtils.abbreviate(hex, 80) + "'");
+            }
+            return hex;
+        } catch (IOException e) {
+            throw new NativeLibraryException("cuzk: " + resource + ".sha256 cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The packed library's bytes, checked: the cached copy if there is one of the right digest,
+     * else the jar's, written into the cache for the next process.
+     */
+    static Checked checkedBytes(URL url, String sha256, String fileName, Path cache) {
+        if (cache == null) {
+            return new Checked(inflate(url, sha256), null);
+        }
+        Path dir = cache.resolve(sha256.substring(0, 16));
+        String why;
+        try {
+            why = TrustedDirectory.make(cache);
+            if (why == null) {
+                why = TrustedDirectory.make(dir);
+            }
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            why = "it cannot be made or checked: " + e;
+        }
+        if (why != null) {
+            throw new NativeLibraryException("cuzk: the native library cache " + cache + " cannot be trusted: " + why
+                    + ". Fix its permissions, choose another folder with -D" + CACHE_PROPERTY + "=DIR, or load from memory only with -D"
+                    + CACHE_PROPERTY + "=none");
+        }
+        Path file = dir.resolve(fileName);
+        byte[] cached = readNoFollow(file);
+        if (cached != null && sha256(cached).equals(sha256)) {
+            return new Checked(cached, file);
+        }
+        byte[] bytes = inflate(url, sha256);
+        write(dir, file, bytes);
+        return new Checked(bytes, file);
+    }
+
+    /** The bytes of a regular file read without following a link; null if there is none (or it is a link). */
+    private static byte[] readNoFollow(Path file) {
+        try (SeekableByteChannel ch = Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE - 16) {
+                return null;
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) size);
+            while (b.hasRemaining() && ch.read(b) > 0) {
+                // keep reading
+            }
+            return b.hasRemaining() ? null : b.array();
+        } catch (IOException e) {
+            return null; // missing, a link (ELOOP), unreadable: written anew below
+        }
+    }
+
+    /** The jar entry's bytes, checked against the packed digest. */
+    private static byte[] inflate(URL url, String sha256) {
+        byte[] bytes;
+        try (InputStream in = url.openStream()) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new NativeLibraryException("cuzk: " + url + " cannot be read: " + e.getMessage(), e);
+        }
+        String got = sha256(bytes);
+        if (!got.equals(sha256)) {
+            throw new NativeLibraryException("cuzk: " + url + " does not match the SHA-256 packed beside it (" + got + " instead of " + sha256
+                    + "): the jar is damaged");
+        }
+        return bytes;
+    }
+
+    /** Writes the cache's copy: a new file of our own, then renamed over the old one. */
+    private static void write(Path dir, Path file, byte[] bytes) {
+        Path tmp = dir.resolve(file.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
+        try {
+            try (SeekableByteChannel ch = Files.newByteChannel(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+                ByteBuffer b = ByteBuffer.wrap(bytes);
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (FileAlreadyExistsException | NoSuchFileException e) {
+            // another process is writing it, or removed the folder: this process loads from memory anyway
+        } catch (IOException | UnsupportedOperationException e) {
+            // an unwritable cache only costs the next process the inflation
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException e) {
+                // nothing more to do
+            }
+        }
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JDK has no SHA-256", e);
+        }
     }
 
     private static String packedPlatforms(ClassLoader loader) {

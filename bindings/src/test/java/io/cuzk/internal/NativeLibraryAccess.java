@@ -3,15 +3,31 @@ package io.cuzk.internal;
 import java.net.URL;
 import java.nio.file.Path;
 
-/** Test access to the loader's package-private resolution. */
+/** Test access to the loader's package-private steps. */
 public final class NativeLibraryAccess {
     private NativeLibraryAccess() {}
 
-    public static Path locate(String override, String platform, ClassLoader loader) {
-        return NativeLibrary.locate(override, platform, loader);
+    /** Loads a library file where it is (after its checks); returns where it came from. */
+    public static String fromFile(Path file) {
+        return NativeLibrary.fromFile(file, "the test").location();
     }
 
-    public static Path extract(URL url, String fileName, Path cache) {
-        return NativeLibrary.extract(url, fileName, cache);
+    /** Loads the packed library of a platform; returns where it came from. */
+    public static String packed(String fileName, String platform, ClassLoader loader, Path cache) {
+        return NativeLibrary.packed(fileName, platform, loader, cache).location();
+    }
+
+    /** The checked bytes of a packed library, and where they were cached (null: none). */
+    public static byte[] checkedBytes(URL url, String sha256, String fileName, Path cache) {
+        return NativeLibrary.checkedBytes(url, sha256, fileName, cache).bytes();
+    }
+
+    public static String sha256(byte[] bytes) {
+        return NativeLibrary.sha256(bytes);
+    }
+
+    /** What the ELF check finds wrong with a library image, or null. */
+    public static String elfProblem(byte[] image) {
+        return Elf.problem(java.nio.ByteBuffer.wrap(image));
     }
 }

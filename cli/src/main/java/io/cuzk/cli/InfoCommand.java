@@ -19,7 +19,7 @@ final class InfoCommand implements CliCommand {
         PrintStream out = root.out;
         Cuzk.LibraryInfo info = Cuzk.libraryInfo();
         out.println("cuzk " + info.version() + " (ABI " + info.abiVersion() + ")");
-        out.println("library:  " + info.path());
+        out.println("library:  " + info.location());
         out.println("build:    " + info.build());
         out.println("threads:  " + info.hardwareThreads());
         out.println("CPU path: " + info.cpuIsa() + " (available: " + info.availableCpuIsas() + ")");

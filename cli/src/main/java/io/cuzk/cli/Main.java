@@ -85,8 +85,8 @@ public final class Main {
      * Ends the process once the command's output is flushed. System.exit first looks up the logger
      * of Runtime.exit, which scans every jar on the class path for logging services (15-20 ms of a
      * 0.35 s prove command on 2 cores), and then runs the shutdown hooks. Without hooks that have
-     * work to do the command needs neither and halts; the hooks that do are the deletion of
-     * temporary copies of the native libraries and a flight recording's dump.
+     * work to do the command needs neither and halts; the hook that does is a flight recording's
+     * dump (the native library leaves no file behind to delete).
      */
     static void exit(int status) {
         if (needsShutdownHooks()) {
@@ -96,7 +96,7 @@ public final class Main {
     }
 
     static boolean needsShutdownHooks() {
-        return Cuzk.needsShutdownHooks() || flightRecording();
+        return flightRecording();
     }
 
     private static boolean flightRecording() {
@@ -265,7 +265,7 @@ public final class Main {
             String lib;
             try {
                 Cuzk.LibraryInfo info = Cuzk.libraryInfo();
-                lib = "native library " + info.version() + " (ABI " + info.abiVersion() + "), " + info.path();
+                lib = "native library " + info.version() + " (ABI " + info.abiVersion() + "), " + info.location();
             } catch (RuntimeException | LinkageError e) {
                 lib = "native library not loadable: " + e.getMessage();
             }

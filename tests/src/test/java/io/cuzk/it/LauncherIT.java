@@ -133,21 +133,28 @@ class LauncherIT {
     }
 
     /**
-     * Commands end with Runtime.halt unless a shutdown hook has work to do: a library copied into a
-     * private temporary folder (no cache folder usable) must still be deleted when the command ends.
+     * With no cache (-Dcuzk.native.cache=none) the packed library is checked and loaded from memory:
+     * nothing is written to the temporary folder or anywhere else, so nothing can be left behind
+     * when a command ends with Runtime.halt.
      */
     @Test
-    void aTemporaryCopyOfTheLibraryIsDeletedWhenTheCommandEnds(@TempDir Path tmp) throws IOException, InterruptedException {
+    void withoutACacheThePackedLibraryIsLoadedFromMemoryAndNothingIsWritten(@TempDir Path tmp) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-Dcuzk.native.cache=none", "-Djava.io.tmpdir=" + tmp, "-jar",
-                repo().resolve("cli/target/cuzk-cli.jar").toString(), "info").start();
+        Path home = Files.createDirectory(tmp.resolve("home"));
+        Path temp = Files.createDirectory(tmp.resolve("temp"));
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-Dcuzk.native.cache=none", "-Djava.io.tmpdir=" + temp,
+                "-Duser.home=" + home, "-jar", repo().resolve("cli/target/cuzk-cli.jar").toString(), "info");
+        pb.environment().remove("XDG_CACHE_HOME");
+        Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out + err);
-        assertTrue(out.contains("library:  " + tmp.toRealPath().resolve("cuzk-native-")), "loaded from a temporary copy: " + out);
-        try (var left = Files.list(tmp)) {
-            assertEquals(0, left.count(), "the temporary copy outlived the command");
+        assertTrue(out.contains("library:  jar:file:") && out.contains("libcuzk.so (checked, loaded from memory)"), out);
+        for (Path d : new Path[] {home, temp}) {
+            try (var left = Files.list(d)) {
+                assertEquals(0, left.count(), "the command wrote into " + d);
+            }
         }
     }
 

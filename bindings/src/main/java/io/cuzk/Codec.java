@@ -33,7 +33,7 @@ public final class Codec {
         long size = encoding.pointBytes(curve, group);
         long stride = srcStride == 0 ? size : srcStride;
         Validate.isTrue(stride >= size, "the stride %d is shorter than one %d-byte point", stride, size);
-        Validate.isTrue(count == 0 || src.byteSize() >= (count - 1) * stride + size,
+        Validate.isTrue(fits(src.byteSize(), count, stride, size),
                 "%d bytes cannot hold %d points of %d bytes every %d bytes", src.byteSize(), count, size, stride);
         PointVector out = PointVector.allocate(arena, curve, group, count);
         if (count == 0) {
@@ -107,7 +107,7 @@ public final class Codec {
         Validate.isTrue(count >= 0, "count must not be negative");
         long stride = srcStride == 0 ? Curve.SCALAR_BYTES : srcStride;
         Validate.isTrue(stride >= Curve.SCALAR_BYTES, "the stride %d is shorter than one 32-byte scalar", stride);
-        Validate.isTrue(count == 0 || src.byteSize() >= (count - 1) * stride + Curve.SCALAR_BYTES,
+        Validate.isTrue(fits(src.byteSize(), count, stride, Curve.SCALAR_BYTES),
                 "%d bytes cannot hold %d scalars every %d bytes", src.byteSize(), count, stride);
         ScalarVector out = ScalarVector.allocate(arena, curve, count, ScalarForm.CANONICAL);
         if (count == 0) {
@@ -140,6 +140,14 @@ public final class Codec {
         Validate.notNull(curve, "curve");
         Validate.notNull(encoding, "encoding");
         Validate.isTrue(encoding.supports(curve), "%s is not defined for %s", encoding, curve.cliName());
+    }
+
+    /**
+     * Whether bytes hold count items of size bytes, one every stride bytes (stride >= size), without
+     * the overflow of (count - 1) * stride + size: a count near 2^62 must not pass.
+     */
+    static boolean fits(long bytes, long count, long stride, long size) {
+        return count == 0 || (bytes >= size && count - 1 <= (bytes - size) / stride);
     }
 
     /** A codec config for count items (scalars ignore the group) in the given scratch arena. */

@@ -83,6 +83,7 @@ public final class PointVector {
 
     /** The points [from, from + count) as a vector over the same memory. */
     public PointVector slice(long from, long count) {
+        Objects.checkFromIndexSize(from, count, size);
         return new PointVector(curve, group, segment.asSlice(from * pointBytes(), count * pointBytes()));
     }
 

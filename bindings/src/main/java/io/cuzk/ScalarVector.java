@@ -74,6 +74,7 @@ public final class ScalarVector {
 
     /** The scalars [from, from + count) over the same memory. */
     public ScalarVector slice(long from, long count) {
+        Objects.checkFromIndexSize(from, count, size());
         return new ScalarVector(curve, form, segment.asSlice(from * Curve.SCALAR_BYTES, count * Curve.SCALAR_BYTES));
     }
 

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.HexFormat;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The encodings against their published definitions, using the standard generators as known points. */
@@ -110,6 +111,28 @@ class CodecTest {
             MemorySegment back = a.allocate(64);
             Codec.encodeScalars(s, Encoding.EIP196, back);
             assertArrayEquals(be, back.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    /**
+     * Counts and strides whose (count - 1) * stride + size overflows long are refused before any
+     * native call: 2^62 points every 64 bytes wrapped to a bound of 0 bytes, which 64 bytes passed,
+     * and the codec read far past its source (SIGSEGV).
+     */
+    @Test
+    void countsAndStridesThatOverflowAreRefused() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment src = arena.allocate(64);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Codec.decodePoints(arena, Curve.BN254, Group.G1, Encoding.EIP196, src, 1L << 62, 64, Set.of()));
+            assertTrue(e.getMessage().contains("cannot hold 4611686018427387904 points"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> Codec.decodeScalars(arena, Curve.BN254, Encoding.EIP196, src, 1L << 62, 32));
+            assertThrows(IllegalArgumentException.class,
+                    () -> Codec.decodePoints(arena, Curve.BN254, Group.G1, Encoding.EIP196, src, 2, Long.MAX_VALUE, Set.of()));
+            PointVector two = PointVector.allocate(arena, Curve.BN254, Group.G1, 2);
+            assertThrows(IndexOutOfBoundsException.class, () -> two.slice(1L << 58, 1)); // 2^58 * 64 wraps to 0
+            ScalarVector s = ScalarVector.allocate(arena, Curve.BN254, 2, ScalarForm.CANONICAL);
+            assertThrows(IndexOutOfBoundsException.class, () -> s.slice(1L << 59, 1));
         }
     }
 }

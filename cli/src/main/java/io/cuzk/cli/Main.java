@@ -1,19 +1,32 @@
 package io.cuzk.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cuzk.Backend;
 import io.cuzk.Cuzk;
 import io.cuzk.CuzkException;
 import io.cuzk.InvalidPointException;
 import io.cuzk.NativeLibraryException;
+import io.cuzk.engine.PartitionFailedException;
 import io.cuzk.groth16.FormatException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.NotLinkException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 import jdk.jfr.FlightRecorder;
 import picocli.CommandLine;
@@ -67,6 +80,7 @@ public final class Main {
     final PrintStream out;
     final PrintStream err;
     boolean verbose;
+    boolean json;
 
     Main(InputStream in, PrintStream out, PrintStream err) {
         this.in = in;
@@ -184,6 +198,7 @@ public final class Main {
             leaf = leaf.subcommand();
         }
         verbose = Specs.value(leaf, "--verbose");
+        json = leaf.commandSpec().findOption("--json") != null && Boolean.TRUE.equals(Specs.value(leaf, "--json"));
         CommandLine command = leaf.commandSpec().commandLine();
         String name = leaf.commandSpec().name();
         try {
@@ -200,7 +215,7 @@ public final class Main {
             return COMMANDS.get(name).get().run(this, leaf);
         } catch (ParameterException e) {
             throw e;
-        } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
             return failure(this, command, e);
         }
     }
@@ -220,41 +235,110 @@ public final class Main {
         return USAGE;
     }
 
-    /** A failure while a command ran: one line, its exit status by kind. */
+    /** A failure while a command ran: one line, its exit status by kind (and with --json, an error object). */
     private static int failure(Main main, CommandLine command, Throwable e) {
         String name = command.getCommandSpec().qualifiedName();
-        int status;
-        String message;
-        if (e instanceof InvalidInputException || e instanceof InvalidPointException || e instanceof FormatException
-                || e instanceof IllegalArgumentException) {
-            status = BAD_INPUT;
-            message = e.getMessage();
-        } else if (e instanceof UncheckedIOException io) {
-            status = BAD_INPUT;
-            message = io.getCause().getMessage();
-        } else if (e instanceof OutOfMemoryError) {
-            status = FAILURE;
-            message = "out of memory (" + e.getMessage() + "): give the JVM more with CUZK_JAVA_OPTS=-Xmx...";
-        } else if (e instanceof ExceptionInInitializerError init && init.getCause() instanceof CuzkException cause) {
-            return failure(main, command, cause);
-        } else if (e instanceof NativeLibraryException) {
-            main.err.println(e.getMessage()); // it says "cuzk: " and what is missing already
-            if (main.verbose) {
-                e.printStackTrace(main.err);
-            }
-            return FAILURE;
-        } else if (e instanceof CuzkException) {
-            status = FAILURE;
-            message = e.getMessage();
-        } else {
-            status = FAILURE;
-            message = "internal error: " + e;
-        }
-        main.err.println(name + ": " + message);
+        int status = statusOf(e);
+        String message = messageOf(e);
+        // a native library's message starts with "cuzk: " and says what is missing already
+        main.err.println(e instanceof NativeLibraryException ? message : name + ": " + message);
         if (main.verbose) {
             e.printStackTrace(main.err);
         }
+        if (main.json) {
+            main.out.println(errorJson(status, message));
+        }
         return status;
+    }
+
+    /** The exit status a failure gets: 1 when the input is at fault, 3 otherwise. */
+    static int statusOf(Throwable e) {
+        Throwable t = unwrap(e);
+        if (t instanceof InvalidInputException || t instanceof InvalidPointException || t instanceof FormatException
+                || t instanceof IllegalArgumentException || t instanceof UncheckedIOException || t instanceof IOException) {
+            return BAD_INPUT;
+        }
+        return FAILURE;
+    }
+
+    /** The one line a failure is reported with: no class names, except for internal errors. */
+    static String messageOf(Throwable e) {
+        Throwable t = unwrap(e);
+        if (t instanceof UncheckedIOException io) {
+            return describe(io.getCause());
+        }
+        if (t instanceof IOException io) {
+            return describe(io);
+        }
+        if (t instanceof OutOfMemoryError) {
+            return "out of memory (" + t.getMessage() + "): give the JVM more with CUZK_JAVA_OPTS=-Xmx...";
+        }
+        if (t instanceof StackOverflowError) {
+            return "internal error: stack overflow (run with --verbose for the stack trace)";
+        }
+        if ((t instanceof CuzkException || t instanceof InvalidInputException || t instanceof IllegalArgumentException)
+                && t.getMessage() != null) {
+            return t.getMessage();
+        }
+        return "internal error: " + t + " (run with --verbose for the stack trace)";
+    }
+
+    /**
+     * The failure a wrapper carries: an engine's partition failure, a future's ExecutionException,
+     * a class initializer's error hold the one that says what went wrong.
+     */
+    private static Throwable unwrap(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && (t instanceof ExecutionException || t instanceof CompletionException
+                || t instanceof ExceptionInInitializerError || t instanceof PartitionFailedException)) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** {"error":{"status":..,"kind":..,"message":..}}: what --json prints on failure. */
+    static String errorJson(int status, String message) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        root.set("error", errorNode(mapper, status, message));
+        return root.toString();
+    }
+
+    static ObjectNode errorNode(ObjectMapper mapper, int status, String message) {
+        ObjectNode e = mapper.createObjectNode();
+        e.put("status", status);
+        e.put("kind", switch (status) {
+            case BAD_INPUT -> "invalid input";
+            case USAGE -> "usage";
+            default -> "environment or internal";
+        });
+        e.put("message", message);
+        return e;
+    }
+
+    /**
+     * An I/O failure in words, naming the file: the JDK's exceptions carry only the path (a
+     * NoSuchFileException's message is the bare path) or the system's reason.
+     */
+    static String describe(IOException e) {
+        if (e instanceof FileSystemException fs && fs.getFile() != null) {
+            String reason = fs.getReason();
+            if (reason == null) {
+                reason = switch (e) {
+                    case NoSuchFileException x -> "no such file";
+                    case AccessDeniedException x -> "permission denied";
+                    case NotDirectoryException x -> "not a folder";
+                    case DirectoryNotEmptyException x -> "a folder that is not empty";
+                    case FileAlreadyExistsException x -> "exists already";
+                    case NotLinkException x -> "not a link";
+                    default -> "cannot be used";
+                };
+            } else if (e instanceof AccessDeniedException) {
+                reason = "permission denied (" + reason + ")";
+            }
+            return fs.getFile() + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile()) + ": " + reason;
+        }
+        return e.getMessage() == null ? "I/O failure (" + e.getClass().getSimpleName() + ")" : e.getMessage();
     }
 
     /** {@code cuzk --version}: the command's and the native library's versions. */

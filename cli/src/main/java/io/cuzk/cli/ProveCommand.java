@@ -3,14 +3,17 @@ package io.cuzk.cli;
 import io.cuzk.Backend;
 import io.cuzk.groth16.Blinding;
 import io.cuzk.groth16.Groth16Prover;
+import io.cuzk.groth16.OutputFiles;
 import io.cuzk.groth16.Proof;
 import io.cuzk.groth16.ProvingKey;
 import io.cuzk.groth16.Witness;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 
@@ -29,17 +32,29 @@ final class ProveCommand implements CliCommand {
         spec.addPositional(Specs.positional(3, "<public.json>", Path.class, "where the public signals go"));
         Backends.addOptions(spec);
         spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
+        spec.addOption(Specs.flag("--map-key", "map the key file instead of reading it into memory: a little faster and lighter, but "
+                + "the process dies (SIGBUS) if the file is truncated or rewritten while it runs"));
         return spec;
     }
 
     @Override
     public int run(Main root, ParseResult parsed) {
         boolean quiet = Specs.value(parsed, "--quiet");
+        boolean map = Specs.value(parsed, "--map-key");
         return prove(root, Backends.backend(parsed, quiet ? null : root.out), Specs.positional(parsed, 0), Specs.positional(parsed, 1),
-                Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet);
+                Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet, map);
     }
 
-    static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet) {
+    static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet, boolean mapKey) {
+        try {
+            // before any work: outputs that would overwrite an input or each other, or cannot be written
+            OutputFiles.requireDistinct(List.of(proofJson, publicJson), List.of(zkey, wtns));
+            createParent(proofJson);
+            createParent(publicJson);
+            OutputFiles.requireWritable(List.of(proofJson, publicJson));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         // First uses that need at most the key's headers run on another thread while this one
         // reads and checks the key and the witness: the linking of the proof's native calls and the
         // tables H keeps for the key's domain size (Groth16Prover.prepare). The blinding's generator
@@ -47,12 +62,17 @@ final class ProveCommand implements CliCommand {
         // default SecureRandom took about 30 ms of CPU, and had one).
         Thread.ofPlatform().daemon().name("cuzk-prepare").start(() -> prepare(zkey, backend));
         long t0 = System.nanoTime();
-        try (ProvingKey key = read(() -> ProvingKey.read(zkey), zkey); Witness witness = read(() -> Witness.read(wtns), wtns)) {
+        // The key is read into memory the process owns (ProvingKey.read) unless --map-key: a key file
+        // rewritten or truncated while the proof runs then cannot crash the command, and the copy
+        // costs little against the proof (docs/reliability.md has the figures).
+        try (ProvingKey key = mapKey ? ProvingKey.map(zkey) : ProvingKey.read(zkey); Witness witness = Witness.read(wtns)) {
+            if (!quiet) {
+                key.warnings().forEach(w -> root.err.println("cuzk prove: warning: " + w));
+                witness.warnings().forEach(w -> root.err.println("cuzk prove: warning: " + w));
+            }
             long t1 = System.nanoTime();
             Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness);
             long t2 = System.nanoTime();
-            createParent(proofJson);
-            createParent(publicJson);
             proof.write(proofJson, publicJson);
             if (!quiet) {
                 // concatenated, not printf: the formatter's first use costs a command about 10 ms
@@ -75,22 +95,14 @@ final class ProveCommand implements CliCommand {
         }
     }
 
-    interface Reader<T> {
-        T read() throws IOException;
-    }
-
-    static <T> T read(Reader<T> r, Path file) throws IOException {
-        try {
-            return r.read();
-        } catch (NoSuchFileException e) {
-            throw new InvalidInputException(file + ": no such file");
-        }
-    }
-
     private static void createParent(Path p) throws IOException {
         Path parent = p.toAbsolutePath().getParent();
         if (parent != null) {
-            Files.createDirectories(parent);
+            try {
+                Files.createDirectories(parent);
+            } catch (FileAlreadyExistsException e) { // a file where a folder on the way should be
+                throw new FileSystemException(e.getFile(), null, "is a file, not a folder: " + p + " cannot go under it");
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -89,12 +90,11 @@ final class WorkloadCommand implements CliCommand {
         Path outDir = Specs.value(parsed, "--out");
         PrintStream out = root.out, err = root.err;
         for (Path p : wtns) {
-            if (!Files.isRegularFile(p)) {
-                throw new InvalidInputException(p + ": no such file");
-            }
+            requireInput(p);
         }
-        if (!Files.isRegularFile(zkey)) {
-            throw new InvalidInputException(zkey + ": no such file");
+        requireInput(zkey);
+        if (outDir != null && Files.exists(outDir) && !Files.isDirectory(outDir)) {
+            throw new InvalidInputException(outDir + ": not a folder (--out names the folder the proofs go into)");
         }
         Backend b = Backends.backend(parsed, json ? null : err);
         Config.Builder cfg = Config.builder().devices(List.of(b)).workersPerDevice(workersPerDevice).synthesisThreads(synthesisThreads);
@@ -106,7 +106,7 @@ final class WorkloadCommand implements CliCommand {
         }
         long t0 = System.nanoTime();
         List<JobHandle> handles = new ArrayList<>();
-        int failed = 0;
+        List<Failure> failures = new ArrayList<>();
         try (Engine engine = tracker == TrackerMode.CONTENDED ? ContendedBaseline.start(cfg.build(), Duration.ofMillis(stallMs))
                 : Engine.start(cfg.build())) {
             for (int j = 0; j < jobs; j++) {
@@ -133,8 +133,10 @@ final class WorkloadCommand implements CliCommand {
                             lastPrint = System.nanoTime();
                         }
                     } catch (ExecutionException e) {
-                        failed++;
-                        err.println("cuzk workload: job " + h.id() + " failed: " + e.getCause().getMessage());
+                        Failure f = new Failure(h.id(), Main.statusOf(e.getCause()),
+                                "job " + h.id() + ": " + Main.messageOf(e.getCause()));
+                        failures.add(f);
+                        err.println("cuzk workload: " + f.message());
                         break;
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
@@ -145,15 +147,32 @@ final class WorkloadCommand implements CliCommand {
             double seconds = (System.nanoTime() - t0) / 1e9;
             EngineStatus s = engine.status();
             if (json) {
-                out.println(json(s, total, seconds));
+                out.println(json(s, total, seconds, failures));
             } else {
                 progress(err, s, total);
                 err.println();
                 summary(out, s, seconds);
             }
         }
-        return failed == 0 ? Main.OK : Main.FAILURE;
+        // the worst failure decides: an environment or internal one over bad input
+        return failures.stream().mapToInt(Failure::status).max().orElse(Main.OK);
     }
+
+    /** Refuses, before the engine starts, an input that is missing or not a regular file. */
+    private static void requireInput(Path p) {
+        if (!Files.exists(p)) {
+            throw new InvalidInputException(p + ": no such file");
+        }
+        if (Files.isDirectory(p)) {
+            throw new InvalidInputException(p + ": is a folder, not a file");
+        }
+        if (!Files.isRegularFile(p)) {
+            throw new InvalidInputException(p + ": is not a regular file (a pipe, a device or a socket)");
+        }
+    }
+
+    /** A job that failed: its exit status by kind (see Main.statusOf) and its one-line message. */
+    record Failure(long job, int status, String message) {}
 
     private static void write(Path dir, long job, List<Proof> proofs) {
         try {
@@ -197,9 +216,20 @@ final class WorkloadCommand implements CliCommand {
     }
 
     /** The summary as JSON: each device's figures, throughput, memory and per-phase latencies. */
-    static String json(EngineStatus s, long total, double seconds) {
+    static String json(EngineStatus s, long total, double seconds, List<Failure> failures) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
+        if (!failures.isEmpty()) {
+            Failure worst = failures.stream().max(Comparator.comparingInt(Failure::status)).orElseThrow();
+            root.set("error", Main.errorNode(mapper, worst.status(), failures.size() + " of the jobs failed; the worst: "
+                    + worst.message()));
+            ArrayNode errors = root.putArray("failedJobs");
+            for (Failure f : failures) {
+                ObjectNode e = Main.errorNode(mapper, f.status(), f.message());
+                e.put("job", f.job());
+                errors.add(e);
+            }
+        }
         ArrayNode devices = root.putArray("devices");
         for (EngineStatus.Device d : s.devices()) {
             ObjectNode n = devices.addObject();

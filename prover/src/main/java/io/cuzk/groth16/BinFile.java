@@ -1,13 +1,19 @@
 package io.cuzk.groth16;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The container shared by snarkjs's binary files (.zkey, .wtns, .r1cs, .ptau): a 4-byte magic, a
@@ -38,13 +44,25 @@ final class BinFile {
     final int version;
     private final Map<Integer, Section> sections;
     private final Map<Integer, String> sectionNames;
+    private final List<String> warnings;
 
-    private BinFile(String name, MemorySegment data, int version, Map<Integer, Section> sections, Map<Integer, String> names) {
+    private BinFile(String name, MemorySegment data, int version, Map<Integer, Section> sections, Map<Integer, String> names,
+            List<String> warnings) {
         this.name = name;
         this.data = data;
         this.version = version;
         this.sections = sections;
         this.sectionNames = names;
+        this.warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * What was accepted but is unusual: bytes after the last section and sections of unknown ids.
+     * snarkjs (binfileutils' readBinFile) reads the section table the header declares and ignores
+     * both; so do these readers, and say so.
+     */
+    List<String> warnings() {
+        return warnings;
     }
 
     /** Parses the container; names maps section ids to words for messages. */
@@ -88,7 +106,74 @@ final class BinFile {
             }
             pos = payload + size;
         }
-        return new BinFile(name, data, version, sections, names);
+        List<String> warnings = new ArrayList<>();
+        for (int id : new TreeSet<>(sections.keySet())) {
+            if (!names.containsKey(id)) {
+                warnings.add(name + ": section " + Integer.toUnsignedString(id) + " (" + sections.get(id).size()
+                        + " bytes) is not one a ." + magic + " file holds; ignored, as snarkjs ignores it");
+            }
+        }
+        if (pos < data.byteSize()) {
+            warnings.add(name + ": " + (data.byteSize() - pos) + " bytes after the last of its " + count
+                    + " sections are ignored, as snarkjs ignores them");
+        }
+        return new BinFile(name, data, version, sections, names, warnings);
+    }
+
+    /**
+     * Only the sections wanted, read from the channel (the section table is walked with positional
+     * reads; nothing else of the file is read or mapped), with the checks and messages of
+     * {@link #parse}. Unknown sections and trailing bytes pass without warnings.
+     */
+    static BinFile parseSections(String name, FileChannel ch, String magic, int[] versions, Map<Integer, String> names,
+            int... wanted) throws IOException {
+        long fileSize = ch.size();
+        byte[] head = readFully(name, ch, 0, (int) Math.min(12, fileSize));
+        if (head.length < 12) {
+            return parse(name, MemorySegment.ofArray(head), magic, versions, names); // reports the short header
+        }
+        long count = Integer.toUnsignedLong(u32(MemorySegment.ofArray(head), 8));
+        ByteArrayOutputStream copy = new ByteArrayOutputStream();
+        copy.writeBytes(head);
+        int kept = 0;
+        long pos = 12;
+        for (long i = 0; i < count; i++) {
+            if (pos + 12 > fileSize) {
+                break; // parse reports the truncation
+            }
+            byte[] sh = readFully(name, ch, pos, 12);
+            int id = u32(MemorySegment.ofArray(sh), 0);
+            long size = u64(MemorySegment.ofArray(sh), 4);
+            if (size < 0 || size > fileSize - pos - 12) {
+                copy.writeBytes(sh);
+                kept++;
+                break;
+            }
+            for (int w : wanted) {
+                if (w == id) {
+                    if (size > Integer.MAX_VALUE - 64) {
+                        throw new FormatException(name, label(names, id), "declares " + size + " bytes, more than a header section holds");
+                    }
+                    copy.writeBytes(sh);
+                    copy.writeBytes(readFully(name, ch, pos + 12, (int) size));
+                    kept++;
+                }
+            }
+            pos += 12 + size;
+        }
+        byte[] b = copy.toByteArray();
+        ByteBuffer.wrap(b, 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(kept);
+        return parse(name, MemorySegment.ofArray(b), magic, versions, names);
+    }
+
+    private static byte[] readFully(String name, FileChannel ch, long pos, int n) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(n);
+        while (b.hasRemaining()) {
+            if (ch.read(b, pos + b.position()) < 0) {
+                throw new FormatException(name, null, "changed while it was read: it ended at byte " + (pos + b.position()));
+            }
+        }
+        return b.array();
     }
 
     static String label(Map<Integer, String> names, int id) {

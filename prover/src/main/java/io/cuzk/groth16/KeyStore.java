@@ -23,6 +23,11 @@ import org.apache.commons.lang3.Validate;
  * next proof of the same circuit until the keys held exceed the store's capacity; then the least
  * recently used idle ones are closed.
  *
+ * <p>Keys are read into memory they own ({@link ProvingKey#read}), never mapped: a key file
+ * rewritten, truncated or replaced while proofs use its key changes nothing for them (a mapped
+ * file truncated under a reader would end the process with SIGBUS), and the next acquire after
+ * the change reads the new version.
+ *
  * <p>Thread-safe. The store's lock is held only for bookkeeping, never while a key is read or
  * closed.
  */
@@ -30,9 +35,13 @@ public final class KeyStore implements AutoCloseable {
     /** What identifies one version of a key file. */
     private record Version(Path path, long size, FileTime modified, Object fileKey) {
         static Version of(Path zkey) throws IOException {
-            Path real = zkey.toRealPath();
-            BasicFileAttributes a = Files.readAttributes(real, BasicFileAttributes.class);
-            return new Version(real, a.size(), a.lastModifiedTime(), a.fileKey());
+            try {
+                Path real = zkey.toRealPath();
+                BasicFileAttributes a = Files.readAttributes(real, BasicFileAttributes.class);
+                return new Version(real, a.size(), a.lastModifiedTime(), a.fileKey());
+            } catch (IOException e) {
+                throw InputFile.reasoned(e);
+            }
         }
     }
 

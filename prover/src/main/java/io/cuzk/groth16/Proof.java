@@ -6,7 +6,6 @@ import io.cuzk.Point;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.lang3.Validate;
@@ -64,9 +63,12 @@ public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigIntege
         return s.append(publicSignals.isEmpty() ? "]" : "\n]").toString();
     }
 
-    /** Writes proof.json and public.json. */
+    /**
+     * Writes proof.json and public.json, both or neither ({@link OutputFiles#writeTogether}): a
+     * failure leaves no proof without its public signals, and no half-written file.
+     */
     public void write(Path proofJson, Path publicJson) throws IOException {
-        Files.writeString(proofJson, proofJson() + "\n", StandardCharsets.UTF_8);
-        Files.writeString(publicJson, publicJson() + "\n", StandardCharsets.UTF_8);
+        OutputFiles.writeTogether(List.of(proofJson, publicJson), List.of((proofJson() + "\n").getBytes(StandardCharsets.UTF_8),
+                (publicJson() + "\n").getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -15,9 +15,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +28,21 @@ import org.apache.commons.lang3.Validate;
 
 /**
  * A Groth16 proving key read from a snarkjs .zkey: the curve, the sizes, the header points and
- * views of the point and coefficient sections. Sections stay off the Java heap and are not copied: a
- * key read from a file is memory-mapped, and the kernels read its sections where they are (point
- * sections usually start 4 bytes past an 8-byte boundary, which the native library accepts for
- * the points it reads).
+ * views of the point and coefficient sections. Sections stay off the Java heap and are not copied
+ * again: the kernels read them where they are (point sections usually start 4 bytes past an
+ * 8-byte boundary, which the native library accepts for the points it reads).
+ *
+ * <p>{@link #read} copies the file into memory the key owns, so nothing done to the file
+ * afterwards (rewritten, truncated, replaced) can change or break a key in use; this is what a
+ * key kept and reused (the engine's {@link KeyStore}) needs. {@link #map} maps the file instead:
+ * no copy, pages shared with the page cache, but a file truncated while the key is open ends the
+ * process with SIGBUS at the next read of a lost page. docs/reliability.md has the measurements.
  *
  * <p>Every point is checked when the key is read: coordinates below p and on the curve (subgroup
- * membership is not checked: the key is trusted to come from a setup ceremony). Closing the key
- * releases the mapping; a prover still using it fails with {@link IllegalStateException}.
+ * membership is not checked: the key is trusted to come from a setup ceremony), and none of the
+ * header points at infinity. Every coefficient entry is checked too: its matrix, its constraint
+ * (inside the domain), its signal (inside the witness) and its value (below r). Closing the key
+ * releases its memory; a prover still using it fails with {@link IllegalStateException}.
  */
 public final class ProvingKey implements AutoCloseable {
     /** Section ids of a Groth16 zkey, as snarkjs writes them. */
@@ -66,6 +74,7 @@ public final class ProvingKey implements AutoCloseable {
     private final PointVector ic, a, b1, b2, c, h;
     private final MemorySegment coefficients;
     private final Groth16Bases bases;
+    private final List<String> warnings;
 
     /**
      * The curve and the sizes of a key, from its two header sections: what a prover can prepare
@@ -149,6 +158,12 @@ public final class ProvingKey implements AutoCloseable {
         this.delta1 = point(g, pos, Group.G1, gl, "delta1");
         pos += g1;
         this.delta2 = point(g, pos, Group.G2, gl, "delta2");
+        requireFinite(gl, "alpha1", alpha1);
+        requireFinite(gl, "beta1", beta1);
+        requireFinite(gl, "beta2", beta2);
+        requireFinite(gl, "gamma2", gamma2);
+        requireFinite(gl, "delta1", delta1);
+        requireFinite(gl, "delta2", delta2);
 
         this.ic = points(f, IC, Group.G1, nPublic + 1L);
         MemorySegment coeffs = f.section(COEFFS);
@@ -162,34 +177,117 @@ public final class ProvingKey implements AutoCloseable {
                     + nCoefficients + " entries need " + need + " bytes, the section has " + coeffs.byteSize());
         }
         this.coefficients = coeffs.asSlice(4);
+        checkCoefficients(f.label(COEFFS));
         this.a = points(f, A, Group.G1, nVars);
         this.b1 = points(f, B1, Group.G1, nVars);
         this.b2 = points(f, B2, Group.G2, nVars);
         this.c = points(f, C, Group.G1, (long) nVars - nPublic - 1);
         this.h = points(f, H, Group.G1, domainSize);
         this.bases = new Groth16Bases(curve, nVars, nPublic, a, b1, b2, c, h);
+        this.warnings = f.warnings();
     }
 
-    /**
-     * Reads only the headers of a .zkey file (memory-mapped, then released): its curve and sizes,
-     * with the same checks and messages as {@link #read}.
-     */
-    public static Shape shape(Path zkey) throws IOException {
-        Validate.notNull(zkey, "zkey");
-        try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(zkey, StandardOpenOption.READ)) {
-            MemorySegment data = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-            return headers(zkey.toString(), BinFile.parse(zkey.toString(), data, "zkey", new int[] {1}, SECTION_NAMES)).shape();
+    private void requireFinite(String section, String what, Point p) {
+        if (p.isInfinity()) {
+            throw new FormatException(name, section, what + " is the point at infinity: no setup produces it, and proofs made with it "
+                    + "do not verify");
         }
     }
 
-    /** Reads (memory-maps) a .zkey file. */
+    /**
+     * Checks every coefficient entry: matrix 0 (A) or 1 (B), constraint inside the domain, signal
+     * inside the witness, value below r. Read through ByteBuffer views (no var handles: their set-up
+     * would cost a one-shot command more than the loop), 1 GiB of entries at a time.
+     */
+    private void checkCoefficients(String section) {
+        long[] r = limbs(curve.r());
+        long perChunk = (1L << 30) / Qap.COEFFICIENT_BYTES;
+        for (long first = 0; first < nCoefficients; first += perChunk) {
+            int n = (int) Math.min(perChunk, nCoefficients - first);
+            ByteBuffer b = coefficients.asSlice(first * Qap.COEFFICIENT_BYTES, (long) n * Qap.COEFFICIENT_BYTES).asByteBuffer()
+                    .order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < n; i++) {
+                int at = i * Qap.COEFFICIENT_BYTES;
+                int matrix = b.getInt(at);
+                int constraint = b.getInt(at + 4);
+                int signal = b.getInt(at + 8);
+                String problem = null;
+                if (matrix != 0 && matrix != 1) {
+                    problem = "matrix " + Integer.toUnsignedString(matrix) + " (0 = A, 1 = B)";
+                } else if (Integer.compareUnsigned(constraint, domainSize) >= 0) {
+                    problem = "constraint " + Integer.toUnsignedString(constraint) + " outside the domain of " + domainSize;
+                } else if (Integer.compareUnsigned(signal, nVars) >= 0) {
+                    problem = "signal " + Integer.toUnsignedString(signal) + " outside the witness of " + nVars + " values";
+                } else if (!below(b, at + 12, r)) {
+                    problem = "a value that is not below r";
+                }
+                if (problem != null) {
+                    throw new FormatException(name, section, "entry " + (first + i) + " of " + nCoefficients + " has " + problem);
+                }
+            }
+        }
+    }
+
+    /** r's four 64-bit limbs, least significant first. */
+    private static long[] limbs(BigInteger r) {
+        long[] l = new long[4];
+        for (int i = 0; i < 4; i++) {
+            l[i] = r.shiftRight(64 * i).longValue();
+        }
+        return l;
+    }
+
+    /** Whether the 32-byte little-endian number at b[at] is below r (given as limbs). */
+    private static boolean below(ByteBuffer b, int at, long[] r) {
+        for (int i = 3; i >= 0; i--) {
+            int c = Long.compareUnsigned(b.getLong(at + 8 * i), r[i]);
+            if (c != 0) {
+                return c < 0;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Reads only the headers of a .zkey file (its first two sections, with positional reads): its
+     * curve and sizes, with the same checks and messages as {@link #read}.
+     */
+    public static Shape shape(Path zkey) throws IOException {
+        Validate.notNull(zkey, "zkey");
+        InputFile.requireRegular(zkey);
+        try (FileChannel ch = InputFile.open(zkey)) {
+            return headers(zkey.toString(), BinFile.parseSections(zkey.toString(), ch, "zkey", new int[] {1}, SECTION_NAMES, HEADER,
+                    GROTH16_HEADER)).shape();
+        }
+    }
+
+    /**
+     * Reads a .zkey file into memory the key owns (see the class comment): later changes to the
+     * file do not reach the key.
+     */
     public static ProvingKey read(Path zkey) throws IOException {
+        return open(zkey, InputFile::read);
+    }
+
+    /**
+     * Maps a .zkey file: no copy, but the file must not be truncated or rewritten while the key is
+     * open (the process would end with SIGBUS; see the class comment). For one-shot use on files
+     * nobody changes.
+     */
+    public static ProvingKey map(Path zkey) throws IOException {
+        return open(zkey, InputFile::map);
+    }
+
+    private interface Loader {
+        MemorySegment load(Path file, Arena arena) throws IOException;
+    }
+
+    private static ProvingKey open(Path zkey, Loader loader) throws IOException {
         Validate.notNull(zkey, "zkey");
         Arena arena = Arena.ofShared();
-        try (FileChannel ch = FileChannel.open(zkey, StandardOpenOption.READ)) {
-            MemorySegment data = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-            return parse(zkey.toString(), data, arena);
-        } catch (IOException | RuntimeException e) {
+        try {
+            return parse(zkey.toString(), loader.load(zkey, arena), arena);
+        } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;
         }
@@ -346,6 +444,14 @@ public final class ProvingKey implements AutoCloseable {
 
     public PointVector h() {
         return h;
+    }
+
+    /**
+     * What was accepted but unusual in the file (bytes after its last section, sections of unknown
+     * ids), one line each naming the file; snarkjs ignores both silently.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** The point sets a proof's MSMs read, as the backends take them. */

@@ -9,9 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +18,8 @@ import org.apache.commons.lang3.Validate;
 /**
  * A witness read from a snarkjs .wtns (version 2): section 1 holds the field (n8 = 32 and r) and
  * the count, section 2 the values, little-endian and canonical. w[0] = 1, then the public signals,
- * then the private ones. Every value is checked to be below r.
+ * then the private ones. Every value is checked to be below r, and w[0] to be 1. {@link #read}
+ * copies the file into memory the witness owns.
  */
 public final class Witness implements AutoCloseable {
     static final Map<Integer, String> SECTION_NAMES = Map.of(1, "header", 2, "values");
@@ -29,6 +28,7 @@ public final class Witness implements AutoCloseable {
     private final Arena arena;
     private final Curve curve;
     private final ScalarVector values;
+    private final List<String> warnings;
 
     private Witness(String name, Arena arena, BinFile f) {
         this.name = name;
@@ -70,16 +70,27 @@ public final class Witness implements AutoCloseable {
         if (bad >= 0) {
             throw new FormatException(name, f.label(2), "value " + bad + " is not below r (not a canonical field element)");
         }
+        BigInteger one = values.get(0);
+        if (!one.equals(BigInteger.ONE)) {
+            throw new FormatException(name, f.label(2), "value 0 is " + abbreviated(one) + ", not 1: a witness starts with the "
+                    + "constant 1, and a proof from this one would not verify");
+        }
+        this.warnings = f.warnings();
     }
 
-    /** Reads (memory-maps) a .wtns file. */
+    private static String abbreviated(BigInteger v) {
+        String d = v.toString();
+        return d.length() <= 24 ? d : d.substring(0, 10) + "..." + d.substring(d.length() - 10) + " (" + d.length() + " digits)";
+    }
+
+    /** Reads a .wtns file into memory the witness owns. */
     public static Witness read(Path wtns) throws IOException {
         Validate.notNull(wtns, "wtns");
         Arena arena = Arena.ofShared();
-        try (FileChannel ch = FileChannel.open(wtns, StandardOpenOption.READ)) {
-            MemorySegment data = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+        try {
+            MemorySegment data = InputFile.read(wtns, arena);
             return new Witness(wtns.toString(), arena, BinFile.parse(wtns.toString(), data, "wtns", new int[] {2}, SECTION_NAMES));
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;
         }
@@ -120,6 +131,14 @@ public final class Witness implements AutoCloseable {
     /** The values, canonical. */
     public ScalarVector values() {
         return values;
+    }
+
+    /**
+     * What was accepted but unusual in the file (bytes after its last section, sections of unknown
+     * ids), one line each naming the file; snarkjs ignores both silently.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** w[1..nPublic]: what public.json holds. */

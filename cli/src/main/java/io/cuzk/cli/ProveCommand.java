@@ -32,7 +32,7 @@ final class ProveCommand implements CliCommand {
         spec.addPositional(Specs.positional(3, "<public.json>", Path.class, "where the public signals go"));
         Backends.addOptions(spec);
         spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
-        spec.addOption(Specs.flag("--map-key", "map the key file instead of reading it into memory: a little faster and lighter, but "
+        spec.addOption(Specs.flag("--map-key", "map the key file instead of reading it into memory: a few percent faster, but "
                 + "the process dies (SIGBUS) if the file is truncated or rewritten while it runs"));
         return spec;
     }

@@ -62,6 +62,14 @@ final class WorkloadCommand implements CliCommand {
         spec.addOption(Specs.option("--tracker", "lockfree|contended", TrackerMode.class, "lockfree",
                 "the engine's lock-free status tracker, or the contended baseline it replaces"));
         spec.addOption(Specs.option("--stall-ms", "MS", int.class, "200", "with --tracker contended: the finalizers' stall under the lock"));
+        spec.addOption(Specs.option("--ready-per-worker", "R", int.class, "0",
+                "ready partitions kept per device worker: how far synthesis runs ahead (0 = derived from measured times)"));
+        spec.addOption(Specs.option("--pool-idle-s", "S", int.class, "10", "seconds a pooled block may stay idle before it is given back"));
+        spec.addOption(Specs.option("--linger-s", "S", int.class, "0",
+                "after the jobs are done, wait S seconds and report what the pool still holds"));
+        spec.addOption(Specs.option("--urgent-tries", "N", int.class, "0", "measure the latency of N urgent (CRITICAL) jobs, one at a "
+                + "time, first alone and then submitted into the backlog of the other jobs"));
+        spec.addOption(Specs.option("--urgent-partitions", "P", int.class, "10", "partitions per urgent job"));
         spec.addOption(Specs.flag("--json", "print the summary as JSON"));
         spec.addOption(Specs.option("--out", "DIR", Path.class, null, "write every proof and its public signals into DIR"));
         return spec;
@@ -84,6 +92,11 @@ final class WorkloadCommand implements CliCommand {
         if (budgetMib != null) {
             Specs.inRange(parsed, "--budget-mib", budgetMib, 1, Integer.MAX_VALUE);
         }
+        int readyPerWorker = Specs.intValue(parsed, "--ready-per-worker", 0, 4096);
+        int poolIdleS = Specs.intValue(parsed, "--pool-idle-s", 0, 86_400);
+        int lingerS = Specs.intValue(parsed, "--linger-s", 0, 86_400);
+        int urgentTries = Specs.intValue(parsed, "--urgent-tries", 0, 10_000);
+        int urgentPartitions = Specs.intValue(parsed, "--urgent-partitions", 1, 10_000);
         Priorities priorities = Specs.value(parsed, "--priorities");
         TrackerMode tracker = Specs.value(parsed, "--tracker");
         boolean json = Specs.value(parsed, "--json");
@@ -97,18 +110,23 @@ final class WorkloadCommand implements CliCommand {
             throw new InvalidInputException(outDir + ": not a folder (--out names the folder the proofs go into)");
         }
         Backend b = Backends.backend(parsed, json ? null : err);
-        Config.Builder cfg = Config.builder().devices(List.of(b)).workersPerDevice(workersPerDevice).synthesisThreads(synthesisThreads);
+        Config.Builder cfg = Config.builder().devices(List.of(b)).workersPerDevice(workersPerDevice).synthesisThreads(synthesisThreads)
+                .readyPerWorker(readyPerWorker).poolIdleRelease(Duration.ofSeconds(poolIdleS));
         if (synthesisWorkers != null) {
             cfg.synthesisWorkers(synthesisWorkers);
         }
         if (budgetMib != null) {
             cfg.memoryBudgetBytes((long) budgetMib << 20);
         }
-        long t0 = System.nanoTime();
         List<JobHandle> handles = new ArrayList<>();
         List<Failure> failures = new ArrayList<>();
         try (Engine engine = tracker == TrackerMode.CONTENDED ? ContendedBaseline.start(cfg.build(), Duration.ofMillis(stallMs))
                 : Engine.start(cfg.build())) {
+            Urgent urgent = urgentTries > 0 ? new Urgent(engine, zkey, wtns, urgentPartitions) : null;
+            if (urgent != null) {
+                urgent.alone = urgent.measure(urgentTries, failures, err, null);
+            }
+            long t0 = System.nanoTime();
             for (int j = 0; j < jobs; j++) {
                 List<Path> parts = new ArrayList<>();
                 for (int p = 0; p < partitions; p++) {
@@ -118,6 +136,9 @@ final class WorkloadCommand implements CliCommand {
                 handles.add(engine.submit(Job.ofFiles(zkey, parts, prio)));
             }
             long total = (long) jobs * partitions;
+            if (urgent != null) {
+                urgent.inBacklog = urgent.measure(urgentTries, failures, err, handles);
+            }
             long lastPrint = 0;
             for (JobHandle h : handles) {
                 while (true) {
@@ -133,10 +154,7 @@ final class WorkloadCommand implements CliCommand {
                             lastPrint = System.nanoTime();
                         }
                     } catch (ExecutionException e) {
-                        Failure f = new Failure(h.id(), Main.statusOf(e.getCause()),
-                                "job " + h.id() + ": " + Main.messageOf(e.getCause()));
-                        failures.add(f);
-                        err.println("cuzk workload: " + f.message());
+                        failures.add(failure(h, e, err));
                         break;
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
@@ -146,12 +164,22 @@ final class WorkloadCommand implements CliCommand {
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             EngineStatus s = engine.status();
+            EngineStatus lingered = null;
+            if (lingerS > 0) {
+                try {
+                    Thread.sleep(Duration.ofSeconds(lingerS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Main.FAILURE;
+                }
+                lingered = engine.status();
+            }
             if (json) {
-                out.println(json(s, total, seconds, failures));
+                out.println(json(s, total, seconds, failures, urgent, lingerS, lingered));
             } else {
                 progress(err, s, total);
                 err.println();
-                summary(out, s, seconds);
+                summary(out, s, seconds, urgent, lingerS, lingered);
             }
         }
         // the worst failure decides: an environment or internal one over bad input
@@ -169,6 +197,83 @@ final class WorkloadCommand implements CliCommand {
         if (!Files.isRegularFile(p)) {
             throw new InvalidInputException(p + ": is not a regular file (a pipe, a device or a socket)");
         }
+    }
+
+    private static Failure failure(JobHandle h, ExecutionException e, PrintStream err) {
+        Failure f = new Failure(h.id(), Main.statusOf(e.getCause()), "job " + h.id() + ": " + Main.messageOf(e.getCause()));
+        err.println("cuzk workload: " + f.message());
+        return f;
+    }
+
+    /**
+     * The latency of urgent jobs (CRITICAL, submitted one at a time and awaited), alone on the
+     * engine and then inside the backlog of the other jobs, which are NORMAL or mixed: what an
+     * urgent proof (a WindowPoSt with a deadline) sees when bulk work (PoRep) is queued.
+     */
+    static final class Urgent {
+        final Engine engine;
+        final Path zkey;
+        final List<Path> wtns;
+        final int partitions;
+        List<Double> alone = List.of(), inBacklog = List.of();
+        List<Long> backlogAtSubmit = new ArrayList<>();
+
+        Urgent(Engine engine, Path zkey, List<Path> wtns, int partitions) {
+            this.engine = engine;
+            this.zkey = zkey;
+            this.wtns = wtns;
+            this.partitions = partitions;
+        }
+
+        /** Milliseconds of each try; with a backlog, only tries made while it still waits count. */
+        List<Double> measure(int tries, List<Failure> failures, PrintStream err, List<JobHandle> backlog) {
+            List<Double> ms = new ArrayList<>();
+            List<Path> parts = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                parts.add(wtns.get(p % wtns.size()));
+            }
+            for (int i = 0; i < tries; i++) {
+                if (backlog != null) {
+                    long waiting = waiting(engine.status());
+                    if (waiting < 2L * partitions) {
+                        err.println("cuzk workload: the backlog ran out after " + i + " urgent tries; submit more jobs for more tries");
+                        break;
+                    }
+                    backlogAtSubmit.add(waiting);
+                }
+                long t = System.nanoTime();
+                JobHandle h = engine.submit(Job.ofFiles(zkey, parts, Priority.CRITICAL));
+                try {
+                    h.await(Duration.ofMinutes(10));
+                    ms.add((System.nanoTime() - t) / 1e6);
+                } catch (ExecutionException e) {
+                    failures.add(failure(h, e, err));
+                    return ms;
+                } catch (TimeoutException | InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return ms;
+                }
+            }
+            return ms;
+        }
+
+        static long waiting(EngineStatus s) {
+            return s.queues().getOrDefault(PartitionState.QUEUED, 0) + s.queues().getOrDefault(PartitionState.SYNTHESIZING, 0)
+                    + s.queues().getOrDefault(PartitionState.READY, 0);
+        }
+    }
+
+    /** p50, p99 and max of a small sample (nearest rank). */
+    static double[] percentiles(List<Double> v) {
+        if (v.isEmpty()) {
+            return new double[] {0, 0, 0};
+        }
+        List<Double> sorted = v.stream().sorted().toList();
+        return new double[] {rank(sorted, 0.50), rank(sorted, 0.99), sorted.get(sorted.size() - 1)};
+    }
+
+    private static double rank(List<Double> sorted, double q) {
+        return sorted.get(Math.max(0, (int) Math.ceil(q * sorted.size()) - 1));
     }
 
     /** A job that failed: its exit status by kind (see Main.statusOf) and its one-line message. */
@@ -200,7 +305,7 @@ final class WorkloadCommand implements CliCommand {
         err.flush();
     }
 
-    private static void summary(PrintStream out, EngineStatus s, double seconds) {
+    private static void summary(PrintStream out, EngineStatus s, double seconds, Urgent urgent, int lingerS, EngineStatus lingered) {
         out.printf(Locale.ROOT, "%d partitions in %.1f s: %.2f proofs/s, tracker %s%n", s.counters().partitionsDone(), seconds,
                 s.counters().partitionsDone() / seconds, s.tracker().name().toLowerCase(Locale.ROOT));
         for (EngineStatus.Device d : s.devices()) {
@@ -208,15 +313,34 @@ final class WorkloadCommand implements CliCommand {
                     + " p99 %.3f ms, max %.3f ms (%d); longest chain %d of %d%n", d.name(), d.utilization(), d.spanUtilization(),
                     d.gapsMs().p50(), d.gapsMs().p99(), d.gapsMs().max(), d.gapCount(), d.longestChain(), d.partitions());
         }
-        out.printf(Locale.ROOT, "memory: budget peak %d of %d bytes, pool %d bytes (%d system allocations), peak RSS %d bytes%n",
-                s.memory().budgetPeak(), s.memory().budgetCapacity(), s.memory().poolAllocated(), s.memory().systemAllocations(),
-                peakRss());
+        EngineStatus.Memory m = s.memory();
+        out.printf(Locale.ROOT, "memory: budget peak %d of %d bytes; pool %d bytes held (peak %d, %d returned to the system), "
+                + "%d system allocations; peak RSS %d bytes%n", m.budgetPeak(), m.budgetCapacity(), m.poolAllocated(), m.poolPeak(),
+                m.poolReturnedBytes(), m.systemAllocations(), peakRss());
+        out.printf(Locale.ROOT, "lookahead: at most %d partitions admitted ahead of the devices (peak %d)%n", s.lookahead().limit(),
+                s.lookahead().peak());
         s.phasesMs().forEach((k, v) -> out.printf(Locale.ROOT, "  %-12s p50 %9.3f ms  p99 %9.3f ms  max %9.3f ms%n", k.label(), v.p50(),
                 v.p99(), v.max()));
+        if (lingered != null) {
+            out.printf(Locale.ROOT, "%d s later: pool %d bytes held (%.1f %% of its peak), %d bytes returned to the system%n", lingerS,
+                    lingered.memory().poolAllocated(), 100.0 * lingered.memory().poolAllocated() / Math.max(1, lingered.memory().poolPeak()),
+                    lingered.memory().poolReturnedBytes());
+        }
+        if (urgent != null) {
+            double[] a = percentiles(urgent.alone), b = percentiles(urgent.inBacklog);
+            out.printf(Locale.ROOT, "urgent jobs of %d partitions: alone p50 %.1f ms p99 %.1f ms (%d tries); in the backlog p50 %.1f ms "
+                    + "p99 %.1f ms (%d tries); p99 ratio %.2f%n", urgent.partitions, a[0], a[1], urgent.alone.size(), b[0], b[1],
+                    urgent.inBacklog.size(), a[1] == 0 ? 0 : b[1] / a[1]);
+        }
     }
 
     /** The summary as JSON: each device's figures, throughput, memory and per-phase latencies. */
     static String json(EngineStatus s, long total, double seconds, List<Failure> failures) {
+        return json(s, total, seconds, failures, null, 0, null);
+    }
+
+    static String json(EngineStatus s, long total, double seconds, List<Failure> failures, Urgent urgent, int lingerS,
+            EngineStatus lingered) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
         if (!failures.isEmpty()) {
@@ -253,6 +377,27 @@ final class WorkloadCommand implements CliCommand {
         root.put("budgetPeakBytes", s.memory().budgetPeak());
         root.put("budgetBytes", s.memory().budgetCapacity());
         root.put("poolBytes", s.memory().poolAllocated());
+        root.put("poolPeakBytes", s.memory().poolPeak());
+        root.put("poolInUseBytes", s.memory().poolInUse());
+        root.put("poolReturnedBytes", s.memory().poolReturnedBytes());
+        ObjectNode look = root.putObject("lookahead");
+        look.put("limit", s.lookahead().limit());
+        look.put("peak", s.lookahead().peak());
+        if (lingered != null) {
+            ObjectNode l = root.putObject("linger");
+            l.put("seconds", lingerS);
+            l.put("poolBytes", lingered.memory().poolAllocated());
+            l.put("poolIdleBytes", lingered.memory().poolIdle());
+            l.put("poolReturnedBytes", lingered.memory().poolReturnedBytes());
+        }
+        if (urgent != null) {
+            ObjectNode u = root.putObject("urgent");
+            u.put("partitions", urgent.partitions);
+            putPercentiles(u.putObject("aloneMs"), urgent.alone);
+            putPercentiles(u.putObject("inBacklogMs"), urgent.inBacklog);
+            ArrayNode waiting = u.putArray("backlogPartitionsAtSubmit");
+            urgent.backlogAtSubmit.forEach(waiting::add);
+        }
         root.put("pinnedBytes", s.memory().pinned());
         root.put("systemAllocations", s.memory().systemAllocations());
         ObjectNode phases = root.putObject("phasesMs");
@@ -269,6 +414,14 @@ final class WorkloadCommand implements CliCommand {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static void putPercentiles(ObjectNode n, List<Double> v) {
+        double[] p = percentiles(v);
+        n.put("p50", p[0]);
+        n.put("p99", p[1]);
+        n.put("max", p[2]);
+        n.put("count", v.size());
     }
 
     /** The process's peak resident set (VmHWM), or -1 where /proc is not available. */

@@ -16,6 +16,9 @@ import org.apache.commons.lang3.Validate;
  * @param finalizers threads assembling proofs and returning memory
  * @param memoryBudgetBytes bytes of partition memory reserved at once (default: half of physical memory)
  * @param maxIdlePoolBytes idle pooled memory kept for reuse
+ * @param poolIdleRelease how long a pooled block may stay idle before it is given back to the system
+ * @param readyPerWorker ready partitions kept per device worker (0, the default: derived from the
+ *     measured synthesis and proving times, see {@link Lookahead})
  * @param keyCacheBytes resident proving keys beyond which idle ones are evicted
  * @param slabAllocator where pooled memory comes from (by default pinned host memory when a device is a GPU)
  * @param shutdownTimeout how long {@link Engine#close()} and {@link Engine#shutdownNow()} wait for the
@@ -23,7 +26,8 @@ import org.apache.commons.lang3.Validate;
  *     device: they are left to the process instead of being freed under it)
  */
 public record Config(List<Backend> devices, int workersPerDevice, int synthesisWorkers, int synthesisThreads, int finalizers,
-        long memoryBudgetBytes, long maxIdlePoolBytes, long keyCacheBytes, SlabAllocator slabAllocator, Duration shutdownTimeout) {
+        long memoryBudgetBytes, long maxIdlePoolBytes, Duration poolIdleRelease, int readyPerWorker, long keyCacheBytes,
+        SlabAllocator slabAllocator, Duration shutdownTimeout) {
 
     public Config {
         Validate.notEmpty(devices, "at least one device");
@@ -34,6 +38,8 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         Validate.isTrue(memoryBudgetBytes > 0, "the memory budget must be positive");
         Validate.isTrue(maxIdlePoolBytes >= 0 && keyCacheBytes >= 0, "pool and key cache sizes must not be negative");
         Validate.notNull(slabAllocator, "slabAllocator");
+        Validate.isTrue(poolIdleRelease != null && !poolIdleRelease.isNegative(), "the pool's idle time must not be negative");
+        Validate.isTrue(readyPerWorker >= 0, "ready partitions per worker must not be negative (0 = derived): %d", readyPerWorker);
         Validate.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(), "the shutdown timeout must not be negative");
         devices = List.copyOf(devices);
     }
@@ -60,6 +66,8 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         private int finalizers = 2;
         private long memoryBudgetBytes = defaultBudget();
         private long maxIdlePoolBytes = -1;
+        private Duration poolIdleRelease = Duration.ofSeconds(10);
+        private int readyPerWorker;
         private long keyCacheBytes = 8L << 30;
         private SlabAllocator slabAllocator;
         private Duration shutdownTimeout = Duration.ofSeconds(60);
@@ -100,6 +108,18 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
             return this;
         }
 
+        /** How long a pooled block may stay idle before it is given back to the system (default 10 s). */
+        public Builder poolIdleRelease(Duration v) {
+            poolIdleRelease = v;
+            return this;
+        }
+
+        /** Ready partitions kept per device worker; 0 (the default) derives it from the measured times. */
+        public Builder readyPerWorker(int v) {
+            readyPerWorker = v;
+            return this;
+        }
+
         public Builder keyCacheBytes(long v) {
             keyCacheBytes = v;
             return this;
@@ -122,7 +142,8 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
                 alloc = devices.stream().anyMatch(Backend::prefersPinnedHostMemory) ? new PinnedSlabAllocator() : SlabAllocator.offHeap();
             }
             return new Config(devices, workersPerDevice, synthesisWorkers, synthesisThreads, finalizers, memoryBudgetBytes,
-                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, keyCacheBytes, alloc, shutdownTimeout);
+                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, poolIdleRelease, readyPerWorker, keyCacheBytes, alloc,
+                    shutdownTimeout);
         }
     }
 }

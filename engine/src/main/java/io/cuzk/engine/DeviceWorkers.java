@@ -18,12 +18,14 @@ final class DeviceWorkers {
     private final Ledger ledger;
     private final StatusTracker tracker;
     private final Finalizers finalizers;
+    private final Lookahead lookahead;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running = true;
 
     DeviceWorkers(List<ProvingDevice> devices, int perDevice, WorkQueue ready, Ledger ledger, StatusTracker tracker,
-            Finalizers finalizers, String[] names) {
+            Finalizers finalizers, Lookahead lookahead, String[] names) {
         this.ready = ready;
+        this.lookahead = lookahead;
         this.ledger = ledger;
         this.tracker = tracker;
         this.finalizers = finalizers;
@@ -51,6 +53,7 @@ final class DeviceWorkers {
             if (p == null || !ledger.move(p, PartitionState.READY, PartitionState.PROVING)) {
                 continue; // cancelled meanwhile: its canceller released it
             }
+            ledger.leaveLookahead(p); // the dispatcher may admit the next one now
             prove(index, device, lane, p);
         }
     }
@@ -58,9 +61,11 @@ final class DeviceWorkers {
     private void prove(int index, ProvingDevice device, int lane, Partition p) {
         tracker.beforeStart(index, p);
         Groth16Msms msms;
+        long t0 = System.nanoTime();
         try {
             Backend.Pending pending = device.start(lane, p, () -> ledger.releaseAbc(p));
             msms = pending.finish();
+            lookahead.deviceTook(System.nanoTime() - t0);
         } catch (Throwable t) {
             tracker.afterFinish(index, p);
             ledger.fail(p, t);

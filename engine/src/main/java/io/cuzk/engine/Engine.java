@@ -25,8 +25,11 @@ import org.apache.commons.lang3.Validate;
  *
  * <ol>
  *   <li>the {@link Dispatcher}: the pending queue, ordered by priority then submission; one thread
- *       takes partitions in that order and reserves each one's memory ({@link MemoryBudget});
- *   <li>the {@link SynthesisWorkers}, which fill a, b, c into the partition's arenas;
+ *       takes partitions in that order and admits each one to a place in the {@link Lookahead}
+ *       (synthesis runs only as far ahead of the devices as keeps them fed, so memory follows the
+ *       work in flight, not the backlog) and to its memory ({@link MemoryBudget});
+ *   <li>the {@link SynthesisWorkers}, which fill a, b, c into the partition's arenas, highest
+ *       priority first;
  *   <li>the ready queue (lock-free, priority then age);
  *   <li>the {@link DeviceWorkers}, k per device, each chaining partitions on its lane of the device;
  *   <li>the {@link Finalizers}, which assemble the proof, return the memory and complete the job.
@@ -48,6 +51,7 @@ public final class Engine implements AutoCloseable {
     private final WorkQueue pending = new WorkQueue();
     private final WorkQueue ready = new WorkQueue();
     private final Ledger ledger;
+    private final Lookahead lookahead;
     private final StatusTracker tracker;
     private final List<ProvingDevice> devices = new ArrayList<>();
     private final Dispatcher dispatcher;
@@ -69,9 +73,11 @@ public final class Engine implements AutoCloseable {
     private Engine(Config config, Function<String[], StatusTracker> trackers, DeviceFactory deviceFactory) {
         this.config = config;
         this.budget = new MemoryBudget(config.memoryBudgetBytes());
-        this.pool = new SlabPool(config.slabAllocator(), config.maxIdlePoolBytes());
+        this.pool = new SlabPool(config.slabAllocator(), config.maxIdlePoolBytes(), config.poolIdleRelease());
         this.keys = new KeyStore(config.keyCacheBytes());
-        this.ledger = new Ledger(budget, pending, ready, metrics);
+        int deviceWorkers = config.devices().size() * config.workersPerDevice();
+        this.lookahead = new Lookahead(config.synthesisWorkers(), deviceWorkers, config.devices().size(), config.readyPerWorker());
+        this.ledger = new Ledger(budget, pending, ready, metrics, lookahead);
         List<String> workerNames = new ArrayList<>();
         for (int d = 0; d < config.devices().size(); d++) {
             Backend b = config.devices().get(d);
@@ -83,10 +89,10 @@ public final class Engine implements AutoCloseable {
         String[] names = workerNames.toArray(String[]::new);
         this.tracker = trackers.apply(names);
         this.synthesis = new SynthesisWorkers(config.synthesisWorkers(), config.synthesisThreads(), pool, ready, ledger,
-                List.copyOf(devices));
-        this.dispatcher = new Dispatcher(pending, budget, ledger, synthesis::submit);
+                List.copyOf(devices), lookahead);
+        this.dispatcher = new Dispatcher(pending, budget, lookahead, ledger, synthesis::submit);
         this.finalizers = new Finalizers(config.finalizers(), ledger, tracker, metrics);
-        this.workers = new DeviceWorkers(devices, config.workersPerDevice(), ready, ledger, tracker, finalizers, names);
+        this.workers = new DeviceWorkers(devices, config.workersPerDevice(), ready, ledger, tracker, finalizers, lookahead, names);
     }
 
     /** Starts an engine: its dispatcher, synthesis workers, device workers and finalizers. */
@@ -96,6 +102,7 @@ public final class Engine implements AutoCloseable {
 
     static Engine start(Config config, Function<String[], StatusTracker> trackers, DeviceFactory devices) {
         Engine e = new Engine(Validate.notNull(config, "config"), trackers, devices);
+        e.synthesis.start();
         e.dispatcher.start();
         e.workers.start();
         return e;
@@ -185,13 +192,14 @@ public final class Engine implements AutoCloseable {
                     t.busyNanos() / 1e9));
         }
         EngineStatus.Memory mem = new EngineStatus.Memory(budget.capacity(), budget.used(), budget.peak(), pool.allocatedBytes(),
-                pool.idleBytes(), pool.pinnedBytes(), pool.outstandingBlocks(), pool.systemAllocations(), keys.resident(),
-                keys.residentBytes());
+                pool.idleBytes(), pool.allocatedBytes() - pool.idleBytes(), pool.peakBytes(), pool.returnedBytes(), pool.returnedBlocks(),
+                pool.pinnedBytes(), pool.outstandingBlocks(), pool.systemAllocations(), keys.resident(), keys.residentBytes());
+        EngineStatus.Lookahead look = new EngineStatus.Lookahead(lookahead.limit(), lookahead.admitted(), lookahead.peak());
         List<EngineStatus.Worker> ws = new ArrayList<>();
         for (StatusTracker.WorkerSlot s : tracker.workers) {
             ws.add(new EngineStatus.Worker(s.name, s.activity, s.partition, (now - s.since) / 1e9, s.partitions));
         }
-        return new EngineStatus(tracker.mode, List.copyOf(ds), ledger.depths(), mem, metrics.counters(), List.copyOf(ws),
+        return new EngineStatus(tracker.mode, List.copyOf(ds), ledger.depths(), mem, look, metrics.counters(), List.copyOf(ws),
                 metrics.phases());
     }
 

@@ -10,12 +10,13 @@ import java.util.Map;
  * @param devices per device: utilization, idle gaps while work waited, chains
  * @param queues partitions in each non-terminal state
  * @param memory budget, pool and key figures, in bytes
+ * @param lookahead how far synthesis runs ahead of the devices
  * @param counters totals since start
  * @param workers what each device worker does now
  * @param phasesMs per-phase times of finished partitions (p50, p99, max, in milliseconds)
  */
 public record EngineStatus(TrackerMode tracker, List<Device> devices, Map<PartitionState, Integer> queues, Memory memory,
-        Counters counters, List<Worker> workers, Map<Phase, Percentiles> phasesMs) {
+        Lookahead lookahead, Counters counters, List<Worker> workers, Map<Phase, Percentiles> phasesMs) {
 
     /**
      * @param utilization busy share of the time during which work waited for the device
@@ -27,8 +28,24 @@ public record EngineStatus(TrackerMode tracker, List<Device> devices, Map<Partit
     public record Device(String name, long partitions, double utilization, double spanUtilization, double recentUtilization,
             Percentiles gapsMs, long gapCount, int longestChain, double busySeconds) {}
 
-    public record Memory(long budgetCapacity, long budgetUsed, long budgetPeak, long poolAllocated, long poolIdle, long pinned,
-            long outstandingBlocks, long systemAllocations, long keysResident, long keyBytes) {}
+    /**
+     * @param poolAllocated bytes the slab pool holds from the system (in use and idle)
+     * @param poolIdle of those, idle and ready for reuse
+     * @param poolInUse of those, held by partitions
+     * @param poolPeak the most the pool ever held
+     * @param poolReturnedBytes bytes of idle blocks given back to the system after their idle time
+     * @param poolReturnedBlocks how many such blocks
+     */
+    public record Memory(long budgetCapacity, long budgetUsed, long budgetPeak, long poolAllocated, long poolIdle, long poolInUse,
+            long poolPeak, long poolReturnedBytes, long poolReturnedBlocks, long pinned, long outstandingBlocks, long systemAllocations,
+            long keysResident, long keyBytes) {}
+
+    /**
+     * @param limit partitions admitted ahead of the devices at most (synthesizing or ready)
+     * @param admitted admitted now
+     * @param peak the most admitted at once
+     */
+    public record Lookahead(int limit, int admitted, int peak) {}
 
     public record Counters(long jobsSubmitted, long jobsDone, long jobsFailed, long jobsCancelled, long partitionsDone,
             long partitionsFailed, long partitionsCancelled) {}

@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>a state moves by compare-and-set; whoever moves a partition out of a queue's state owns it
  *       until it moves it on, and a canceller that wins the race for a queued partition releases
  *       it itself, while one that loses leaves it to the owner, who sees the terminal state;
+ *   <li>a partition holds a place in the {@link Lookahead} from its admission until a device takes
+ *       it (or it ends before);
  *   <li>memory is released in two steps (a, b, c; then the rest), each at most once, and the
  *       budget is given back even when an arena cannot be closed;
  *   <li>a partition retires once: the job's key lease ends with its last partition;
@@ -31,10 +33,12 @@ final class Ledger {
     private final WorkQueue pending;
     private final WorkQueue ready;
     private final EngineMetrics metrics;
+    private final Lookahead lookahead;
     private final Map<PartitionState, AtomicInteger> depth = new EnumMap<>(PartitionState.class);
 
-    Ledger(MemoryBudget budget, WorkQueue pending, WorkQueue ready, EngineMetrics metrics) {
+    Ledger(MemoryBudget budget, WorkQueue pending, WorkQueue ready, EngineMetrics metrics, Lookahead lookahead) {
         this.budget = budget;
+        this.lookahead = lookahead;
         this.pending = pending;
         this.ready = ready;
         this.metrics = metrics;
@@ -86,6 +90,13 @@ final class Ledger {
         return queues;
     }
 
+    /** p no longer counts against the lookahead: a device took it, or it ended before. Once. */
+    void leaveLookahead(Partition p) {
+        if (p.leaveLookahead()) {
+            lookahead.leave();
+        }
+    }
+
     /** Gives back p's a, b and c: the device holds what it needs of them. Once; never throws. */
     void releaseAbc(Partition p) {
         if (p.markAbcReleased()) {
@@ -104,6 +115,7 @@ final class Ledger {
      * uses its memory any more. Never throws.
      */
     void releaseAll(Partition p) {
+        leaveLookahead(p);
         releaseAbc(p);
         if (p.markRestReleased()) {
             try {

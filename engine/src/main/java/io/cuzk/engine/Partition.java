@@ -26,6 +26,7 @@ final class Partition implements Comparable<Partition> {
     private final AtomicBoolean abcReleased = new AtomicBoolean();
     private final AtomicBoolean restReleased = new AtomicBoolean();
     private final AtomicBoolean retired = new AtomicBoolean();
+    private final AtomicBoolean inLookahead = new AtomicBoolean();
     volatile boolean reserved;
 
     // memory of the partition: a, b, c (released once the device has taken them), and the rest
@@ -70,6 +71,16 @@ final class Partition implements Comparable<Partition> {
 
     boolean markRestReleased() {
         return restReleased.compareAndSet(false, true);
+    }
+
+    /** Marks p as holding a place in the lookahead (the dispatcher admitted it). */
+    void enterLookahead() {
+        inLookahead.set(true);
+    }
+
+    /** True the first time only after {@link #enterLookahead}: p gives its place back. */
+    boolean leaveLookahead() {
+        return inLookahead.compareAndSet(true, false);
     }
 
     /** True the first time only: the partition is done with its key and memory for good. */

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Partitions waiting for the next stage, highest priority first, then oldest: a lock-free skip
@@ -28,6 +29,14 @@ final class WorkQueue {
     /** Waits for work and takes the first partition; null when a canceller took it first. */
     Partition take() throws InterruptedException {
         permits.acquire();
+        return set.pollFirst();
+    }
+
+    /** Waits up to nanos for work and takes the first partition; null when none came (or a canceller took it). */
+    Partition takeWithin(long nanos) throws InterruptedException {
+        if (!permits.tryAcquire(nanos, TimeUnit.NANOSECONDS)) {
+            return null;
+        }
         return set.pollFirst();
     }
 

@@ -110,24 +110,13 @@ class EngineShutdownTest {
     }
 
     /** A device that fails its first starts as told, then proves on the backend. */
-    static final class FailingDevice implements ProvingDevice {
-        private final BackendDevice real;
+    static final class FailingDevice extends DelegatingDevice {
         private final List<Throwable> failures;
         private final AtomicInteger starts = new AtomicInteger();
 
         FailingDevice(String name, Backend b, int lanes, BooleanSupplier readyWork, List<Throwable> failures) {
-            this.real = new BackendDevice(name, b, lanes, readyWork);
+            super(name, b, lanes, readyWork);
             this.failures = failures;
-        }
-
-        @Override
-        public String name() {
-            return real.name();
-        }
-
-        @Override
-        public DeviceTimeline timeline() {
-            return real.timeline();
         }
 
         @Override
@@ -141,16 +130,6 @@ class EngineShutdownTest {
                 throw (RuntimeException) t;
             }
             return real.start(lane, p, abcTaken);
-        }
-
-        @Override
-        public int queued() {
-            return real.queued();
-        }
-
-        @Override
-        public void close() {
-            real.close();
         }
     }
 

@@ -15,6 +15,7 @@ import io.cuzk.ScalarVector;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -118,5 +119,116 @@ class SlabPoolTest {
         assertEquals(17, SlabPool.sizeClass(65537));
         assertEquals(30, SlabPool.sizeClass(1 << 30));
         assertThrows(IllegalArgumentException.class, () -> SlabPool.sizeClass(0));
+    }
+
+    /** Counts live blocks and refuses to free one it does not hold (a double free, a foreign block). */
+    static final class CountingAllocator implements SlabAllocator {
+        final java.util.Set<Long> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final SlabAllocator real = SlabAllocator.offHeap();
+
+        @Override
+        public MemorySegment allocate(long bytes) {
+            MemorySegment s = real.allocate(bytes);
+            live.add(s.address());
+            return s;
+        }
+
+        @Override
+        public void free(MemorySegment block) {
+            if (!live.remove(block.address())) {
+                throw new AssertionError("freed a block that is not live: " + block);
+            }
+            real.free(block);
+        }
+
+        @Override
+        public boolean pinned() {
+            return false;
+        }
+    }
+
+    /** Blocks idle longer than the idle time go back to the system by themselves; the counts say so. */
+    @Test
+    void idleBlocksAreGivenBackAfterTheirIdleTime() throws Exception {
+        CountingAllocator alloc = new CountingAllocator();
+        try (SlabPool pool = new SlabPool(alloc, 1L << 30, java.time.Duration.ofMillis(100))) {
+            PartitionArena a = pool.newArena();
+            for (int i = 0; i < 4; i++) {
+                a.allocate(1 << 20, 8);
+            }
+            a.close();
+            assertEquals(4L << 20, pool.idleBytes());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (pool.allocatedBytes() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(0, pool.allocatedBytes(), "held after the idle time");
+            assertEquals(4, pool.returnedBlocks());
+            assertEquals(4L << 20, pool.returnedBytes());
+            assertEquals(4L << 20, pool.peakBytes());
+            assertTrue(alloc.live.isEmpty(), "the system got every block back");
+            try (PartitionArena b = pool.newArena()) {
+                b.allocate(1 << 20, 8).set(ValueLayout.JAVA_LONG, 0, 1); // the pool still serves
+            }
+            assertEquals(5, pool.systemAllocations());
+        }
+    }
+
+    /**
+     * Four threads take, fill, check and give back blocks while another gives idle blocks back to the
+     * system as fast as it can: no block is handed to two owners at once, none is freed twice or
+     * while in use (each owner finds its pattern intact), and the counts agree at the end.
+     */
+    @Test
+    void givingIdleBlocksBackIsSafeUnderConcurrentDemand() throws Exception {
+        CountingAllocator alloc = new CountingAllocator();
+        try (SlabPool pool = new SlabPool(alloc, 1L << 30)) {
+            java.util.Set<Long> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread reaper = Thread.ofPlatform().start(() -> {
+                while (!stop.get()) {
+                    pool.releaseIdle(0);
+                }
+            });
+            List<Thread> workers = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                long pattern = 0x0101010101010101L * (t + 1);
+                workers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        java.util.Random rnd = new java.util.Random(pattern);
+                        for (int i = 0; i < 5_000; i++) {
+                            MemorySegment b = pool.take(65536L << rnd.nextInt(3));
+                            if (!owned.add(b.address())) {
+                                throw new AssertionError("a block handed to two owners");
+                            }
+                            b.set(ValueLayout.JAVA_LONG, 0, pattern);
+                            b.set(ValueLayout.JAVA_LONG, b.byteSize() - 8, pattern);
+                            Thread.onSpinWait();
+                            if (b.get(ValueLayout.JAVA_LONG, 0) != pattern || b.get(ValueLayout.JAVA_LONG, b.byteSize() - 8) != pattern) {
+                                throw new AssertionError("a block changed under its owner");
+                            }
+                            owned.remove(b.address());
+                            pool.give(b);
+                        }
+                    } catch (Throwable x) {
+                        failure.compareAndSet(null, x);
+                    }
+                }));
+            }
+            for (Thread w : workers) {
+                w.join();
+            }
+            stop.set(true);
+            reaper.join();
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            assertEquals(0, pool.outstandingBlocks());
+            assertEquals(pool.allocatedBytes(), pool.idleBytes());
+            assertTrue(pool.returnedBlocks() > 0, "the reaper gave blocks back while they were in demand");
+            assertEquals(pool.systemAllocations() - pool.returnedBlocks(), alloc.live.size(), "live blocks: allocated minus returned");
+        }
+        assertTrue(alloc.live.isEmpty(), "closing the pool freed the rest");
     }
 }

@@ -158,6 +158,30 @@ class LauncherIT {
         }
     }
 
+    /** An input larger than the heap: one line saying so and how to give more, status 3, no stack trace. */
+    @Test
+    void anInputLargerThanTheHeapIsOneLine() throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(repo().resolve("bin/cuzk").toString(), "msm", "--curve", "bn254", "--group", "g1");
+        pb.environment().put("CUZK_JAVA_OPTS", "-Xmx32m");
+        Process p = pb.start();
+        Thread feeder = Thread.ofPlatform().start(() -> {
+            try (var in = p.getOutputStream()) {
+                byte[] zeros = "0".repeat(1 << 20).getBytes(StandardCharsets.US_ASCII);
+                for (int i = 0; i < 64; i++) {
+                    in.write(zeros);
+                }
+            } catch (IOException e) {
+                // the command stopped reading: what is tested
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        feeder.join(10_000);
+        assertEquals(3, p.exitValue(), out + err);
+        assertEquals("cuzk msm: out of memory (Java heap space): give the JVM more with CUZK_JAVA_OPTS=-Xmx...", err.strip());
+    }
+
     @Test
     void msmDemoChecksItself() throws IOException, InterruptedException {
         Process p = start("msm-demo", "--log-size", "12");

@@ -52,6 +52,19 @@ class ReadmeTest {
         assertEquals(3, blocks, "the README's Java examples: the API, Groth16 from Java, the engine");
     }
 
+    /** The help the README shows is what the commands print (picocli writes it from the option specs). */
+    @Test
+    void theHelpInTheReadmeIsTheCommandsHelp() throws IOException {
+        String readme = Files.readString(REPO.resolve("README.md"));
+        for (String[] args : new String[][] {{"--help"}, {"prove", "--help"}}) {
+            Cli.Result r = Cli.run(args);
+            assertEquals(0, r.status(), r.err());
+            String shown = "`bin/cuzk " + String.join(" ", args) + "`:\n\n```\n" + r.out() + "```";
+            assertTrue(readme.contains(shown), "README.md does not show the current output of cuzk " + String.join(" ", args) + ":\n"
+                    + r.out());
+        }
+    }
+
     @Test
     void theTwoSetUpCommandsAreThere() throws IOException {
         String readme = Files.readString(REPO.resolve("README.md"));

@@ -1,14 +1,14 @@
 // Groth16 synthesis on the CPU: a = A.w, b = B.w, c = a o b from a snarkjs coefficient section
-// (one build per arithmetic path; see impl.hpp).
+// (one build per arithmetic path; see runtime/impl.hpp).
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <vector>
 
-#include "api_common.hpp"
 #include "cuzk/field.hpp"
-#include "host_memory.hpp"
-#include "ntt_cpu.hpp"
+#include "ntt/ntt_cpu.hpp"
+#include "runtime/api_common.hpp"
+#include "runtime/host_memory.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {

@@ -1,8 +1,8 @@
-// NTTs over Fr on the CPU (one build per arithmetic path; see impl.hpp).
+// NTTs over Fr on the CPU (one build per arithmetic path; see runtime/impl.hpp).
 #include <cstring>
 
-#include "ntt_cpu.hpp"
-#include "api_common.hpp"
+#include "ntt/ntt_cpu.hpp"
+#include "runtime/api_common.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {

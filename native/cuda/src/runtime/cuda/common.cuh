@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cuzk/cuzk.h"
-#include "errors.hpp"
+#include "runtime/errors.hpp"
 
 namespace cuzk {
 namespace cuda {

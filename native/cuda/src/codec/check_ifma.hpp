@@ -5,8 +5,8 @@
 #if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
 #include <cstring>
 
-#include "codec.hpp"
-#include "ifma.hpp"
+#include "arith/lanes_ifma.hpp"
+#include "codec/codec.hpp"
 
 CUZK_NS_BEGIN
 namespace lanes {

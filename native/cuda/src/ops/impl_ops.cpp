@@ -1,7 +1,7 @@
-// Element-wise field and point operations on the CPU (one build per arithmetic path; see impl.hpp).
-#include "api_common.hpp"
-#include "base_array.hpp"
+// Element-wise field and point operations on the CPU (one build per arithmetic path; see runtime/impl.hpp).
 #include "cuzk/ops.hpp"
+#include "msm/base_array.hpp"
+#include "runtime/api_common.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {

@@ -1,4 +1,4 @@
-#include "host_memory.hpp"
+#include "runtime/host_memory.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "api_common.hpp"
-#include "host_memory.hpp"
 #include "cuzk/cuzk.h"
+#include "runtime/api_common.hpp"
+#include "runtime/host_memory.hpp"
 
 #define CUZK_IMPL_NS portable
-#include "impl.hpp"
+#include "runtime/impl.hpp"
 #undef CUZK_IMPL_NS
 #if CUZK_HAVE_ADX_PATH
 #define CUZK_IMPL_NS adx
-#include "impl.hpp"
+#include "runtime/impl.hpp"
 #undef CUZK_IMPL_NS
 namespace cuzk {
 namespace ifma {

@@ -14,10 +14,10 @@
 #if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
 #include <memory>
 
-#include "host_memory.hpp"
-#include "ifma.hpp"
-#include "ntt_cpu.hpp"
-#include "pool.hpp"
+#include "arith/lanes_ifma.hpp"
+#include "ntt/ntt_cpu.hpp"
+#include "runtime/host_memory.hpp"
+#include "runtime/pool.hpp"
 
 // GCC 12 warns about the deliberately undefined pass-through operand of the AVX-512 permutes.
 #pragma GCC diagnostic push

@@ -1,5 +1,5 @@
-// The GPU MSM, as per-thread bodies shared by the CUDA kernels (cuda_msm.cu) and their host
-// emulation (impl_emulate.cpp), which runs every phase over the whole grid on the CPU so that the
+// The GPU MSM, as per-thread bodies shared by the CUDA kernels (msm/cuda/msm.cu) and their host
+// emulation (impl_emulate_msm.cpp), which runs every phase over the whole grid on the CPU so that the
 // algorithm is checked without a GPU.
 //
 // Phases, for n points and W windows of c bits (Booth digits, B = 2^(c-1) buckets per window):

@@ -1,14 +1,14 @@
 // The CUDA kernels' algorithms run on the host, phase by phase over the whole grid, with the very
-// per-thread bodies the kernels run (cuzk/gpu/*.hpp): a check of the GPU algorithms where no GPU
-// is present (one build per arithmetic path; see impl.hpp).
+// per-thread bodies the kernels run (msm/msm_gpu.hpp, ntt/ntt_gpu.hpp): a check of the GPU algorithms where no GPU
+// is present (one build per arithmetic path; see runtime/impl.hpp).
 #include <cstring>
 #include <vector>
 
-#include "api_common.hpp"
-#include "base_array.hpp"
-#include "cuzk/gpu/msm.hpp"
-#include "cuzk/gpu/ntt.hpp"
-#include "ntt_cpu.hpp"
+#include "msm/base_array.hpp"
+#include "msm/msm_gpu.hpp"
+#include "ntt/ntt_cpu.hpp"
+#include "ntt/ntt_gpu.hpp"
+#include "runtime/api_common.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {

@@ -1,6 +1,6 @@
 // The G1 MSM on the GPU, in two phases for the engine: cuzk_cuda_msm_start queues every kernel on
 // the caller's stream and returns; cuzk_cuda_msm_finish waits for the start's event, reads the
-// window sums back and combines them on the host. The per-thread code is cuzk/gpu/msm.hpp, which
+// window sums back and combines them on the host. The per-thread code is msm/msm_gpu.hpp, which
 // the host emulation runs too. G2 MSMs stay on CPU threads, overlapped with the GPU's work (see
 // docs/gpu.md for why).
 #include <cub/device/device_radix_sort.cuh>
@@ -8,9 +8,9 @@
 #include <mutex>
 #include <vector>
 
-#include "cuda_common.cuh"
-#include "cuzk/gpu/msm.hpp"
-#include "dispatch.hpp"
+#include "msm/msm_gpu.hpp"
+#include "runtime/cuda/common.cuh"
+#include "runtime/dispatch.hpp"
 
 using namespace cuzk;
 using cuzk::cuda::blocks;

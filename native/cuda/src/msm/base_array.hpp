@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "cuzk/curve.hpp"
-#include "host_memory.hpp"
+#include "runtime/host_memory.hpp"
 
 CUZK_NS_BEGIN
 

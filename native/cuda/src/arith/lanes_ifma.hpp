@@ -396,11 +396,11 @@ CUZK_NS_END
 #include <type_traits>
 #include <vector>
 
-#include "base_array.hpp"
-#include "bucket_sum.hpp"
 #include "cuzk/curve.hpp"
-#include "host_memory.hpp"
-#include "pool.hpp"
+#include "msm/base_array.hpp"
+#include "msm/bucket_sum.hpp"
+#include "runtime/host_memory.hpp"
+#include "runtime/pool.hpp"
 
 CUZK_NS_BEGIN
 namespace lanes {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "cuzk/curve.hpp"
-#include "errors.hpp"
-#include "pool.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/pool.hpp"
 
 CUZK_NS_BEGIN
 

@@ -1,4 +1,4 @@
-#include "pool.hpp"
+#include "runtime/pool.hpp"
 
 #include <sched.h>
 

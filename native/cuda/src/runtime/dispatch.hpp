@@ -2,9 +2,9 @@
 #pragma once
 #include <string>
 
-#include "cuzk/cuzk.h"
 #include "cuzk/curve.hpp"
-#include "errors.hpp"
+#include "cuzk/cuzk.h"
+#include "runtime/errors.hpp"
 
 CUZK_NS_BEGIN
 

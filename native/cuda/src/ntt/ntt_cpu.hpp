@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "cuzk/field.hpp"
-#include "cuzk/gpu/ntt.hpp"
-#include "errors.hpp"
-#include "host_memory.hpp"
-#include "pool.hpp"
+#include "ntt/ntt_gpu.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/host_memory.hpp"
+#include "runtime/pool.hpp"
 
 CUZK_NS_BEGIN
 

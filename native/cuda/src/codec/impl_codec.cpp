@@ -1,9 +1,9 @@
-// Point codecs and checks (one build per arithmetic path; see impl.hpp).
+// Point codecs and checks (one build per arithmetic path; see runtime/impl.hpp).
 #include <cstring>
 
-#include "codec.hpp"
-#include "api_common.hpp"
-#include "check_ifma.hpp"
+#include "codec/check_ifma.hpp"
+#include "codec/codec.hpp"
+#include "runtime/api_common.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "cuzk/cuzk.h"
-#include "dispatch.hpp"
-#include "errors.hpp"
-#include "pool.hpp"
+#include "runtime/dispatch.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/pool.hpp"
 
 namespace cuzk {
 

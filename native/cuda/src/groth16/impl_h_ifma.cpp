@@ -1,6 +1,6 @@
-// cuzk_groth16_h on the x86-ifma path (see ntt_ifma.hpp); compiled only into that path.
-#include "api_common.hpp"
-#include "ntt_ifma.hpp"
+// cuzk_groth16_h on the x86-ifma path (see h_ifma.hpp); compiled only into that path.
+#include "groth16/h_ifma.hpp"
+#include "runtime/api_common.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {

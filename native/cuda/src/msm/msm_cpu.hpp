@@ -13,14 +13,14 @@
 #include <memory>
 #include <vector>
 
-#include "base_array.hpp"
+#include "arith/lanes_ifma.hpp"
 #include "cuzk/curve.hpp"
-#include "bucket_sum.hpp"
-#include "cuzk/gpu/msm.hpp"
-#include "errors.hpp"
-#include "host_memory.hpp"
-#include "ifma.hpp"
-#include "pool.hpp"
+#include "msm/base_array.hpp"
+#include "msm/bucket_sum.hpp"
+#include "msm/msm_gpu.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/host_memory.hpp"
+#include "runtime/pool.hpp"
 
 CUZK_NS_BEGIN
 

@@ -4,9 +4,9 @@
 #include <mutex>
 #include <set>
 
-#include "cuda_common.cuh"
 #include "cuzk/ops.hpp"
-#include "dispatch.hpp"
+#include "runtime/cuda/common.cuh"
+#include "runtime/dispatch.hpp"
 
 namespace cuzk {
 

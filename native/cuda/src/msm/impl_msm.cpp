@@ -1,6 +1,6 @@
-// Multi-scalar multiplication on the CPU (one build per arithmetic path; see impl.hpp).
-#include "msm_cpu.hpp"
-#include "api_common.hpp"
+// Multi-scalar multiplication on the CPU (one build per arithmetic path; see runtime/impl.hpp).
+#include "msm/msm_cpu.hpp"
+#include "runtime/api_common.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {

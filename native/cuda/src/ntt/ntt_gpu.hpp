@@ -1,4 +1,4 @@
-// The GPU NTT, as per-thread bodies shared by the CUDA kernels (cuda_ntt.cu) and their host
+// The GPU NTT, as per-thread bodies shared by the CUDA kernels (ntt/cuda/ntt.cu) and their host
 // emulation (impl_emulate.cpp).
 //
 // Radix-2, decimation in time after a bit-reversal permutation, like the CPU backend, but several

@@ -1,16 +1,16 @@
 // NTTs over Fr and Groth16's H on the GPU, asynchronous on a caller-given stream. The per-thread
-// code is cuzk/gpu/ntt.hpp, which the host emulation runs too.
+// code is ntt/ntt_gpu.hpp, which the host emulation runs too.
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
-#include "api_common.hpp"
-#include "cuda_common.cuh"
-#include "cuzk/gpu/ntt.hpp"
-#include "dispatch.hpp"
-#include "ntt_cpu.hpp"
+#include "ntt/ntt_cpu.hpp"
+#include "ntt/ntt_gpu.hpp"
+#include "runtime/api_common.hpp"
+#include "runtime/cuda/common.cuh"
+#include "runtime/dispatch.hpp"
 
 using namespace cuzk;
 using cuzk::cuda::blocks;

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "arith/lanes_ifma.hpp"
+#include "groth16/h_cpu.hpp"
 #include "ntt/ntt_cpu.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/pool.hpp"

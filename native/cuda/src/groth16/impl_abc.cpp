@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "cuzk/field.hpp"
-#include "ntt/ntt_cpu.hpp"
 #include "runtime/api_common.hpp"
 #include "runtime/host_memory.hpp"
 
@@ -141,15 +140,6 @@ cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, void* a, void* b, 
             synthesize<Fr>(*config, static_cast<const uint8_t*>(coeffs), static_cast<const uint8_t*>(witness),
                            static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c));
         });
-    });
-}
-
-cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c) {
-    return guarded("cuzk_groth16_h", [&] {
-        with_h_vectors(
-            config, a, b, c,
-            [&](auto tag) { groth16_h_cpu_prepare<typename decltype(tag)::type>((int)config->log_n, config->threads); },
-            [&](auto* fa, auto* fb, auto* fc, bool canonical) { groth16_h_cpu(fa, fb, fc, (int)config->log_n, config->threads, canonical); });
     });
 }
 

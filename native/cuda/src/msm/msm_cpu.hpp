@@ -13,10 +13,10 @@
 #include <memory>
 #include <vector>
 
-#include "arith/lanes_ifma.hpp"
 #include "cuzk/curve.hpp"
 #include "msm/base_array.hpp"
 #include "msm/bucket_sum.hpp"
+#include "msm/buckets_ifma.hpp"
 #include "msm/msm_gpu.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/host_memory.hpp"

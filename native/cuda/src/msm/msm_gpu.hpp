@@ -1,4 +1,4 @@
-// The GPU MSM, as per-thread bodies shared by the CUDA kernels (msm/cuda/msm.cu) and their host
+// The GPU MSM, as per-thread bodies shared by the CUDA kernels (cuda/msm.cu) and their host
 // emulation (impl_emulate_msm.cpp), which runs every phase over the whole grid on the CPU so that the
 // algorithm is checked without a GPU.
 //

@@ -1,5 +1,5 @@
-// The GPU NTT, as per-thread bodies shared by the CUDA kernels (ntt/cuda/ntt.cu) and their host
-// emulation (impl_emulate.cpp).
+// The GPU NTT, as per-thread bodies shared by the CUDA kernels (cuda/ntt.cu) and their host
+// emulation (impl_emulate_ntt.cpp).
 //
 // Radix-2, decimation in time after a bit-reversal permutation, like the CPU backend, but several
 // stages per launch: a block loads a group of 2^k elements into shared memory, runs k stages on
@@ -83,12 +83,6 @@ CUZK_HD void ntt_reverse_scale_body(Fr* a, uint64_t n, const Fr& scale, uint64_t
 template <class Fr>
 CUZK_HD void ntt_coset_body(Fr* a, const Fr* low, const Fr* high, const Fr& scale, uint64_t i) {
     a[i] = a[i] * (high[i >> 10] * low[i & 1023]) * scale;
-}
-
-// Groth16's h = a*b - c, element i.
-template <class Fr>
-CUZK_HD void groth16_h_body(Fr* a, const Fr* b, const Fr* c, uint64_t i) {
-    a[i] = a[i] * b[i] - c[i];
 }
 
 }  // namespace gpu

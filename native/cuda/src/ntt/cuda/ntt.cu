@@ -1,11 +1,12 @@
-// NTTs over Fr and Groth16's H on the GPU, asynchronous on a caller-given stream. The per-thread
-// code is ntt/ntt_gpu.hpp, which the host emulation runs too.
+// NTTs over Fr on the GPU, asynchronous on a caller-given stream. The per-thread code is
+// ntt_gpu.hpp, which the host emulation runs too.
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "ntt/cuda/ntt.cuh"
 #include "ntt/ntt_cpu.hpp"
 #include "ntt/ntt_gpu.hpp"
 #include "runtime/api_common.hpp"
@@ -51,12 +52,6 @@ template <class Fr>
 __global__ void coset_kernel(Fr* a, uint64_t n, const Fr* low, const Fr* high, Fr scale) {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) gpu::ntt_coset_body(a, low, high, scale, i);
-}
-
-template <class Fr>
-__global__ void h_kernel(Fr* a, const Fr* b, const Fr* c, uint64_t n) {
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) gpu::groth16_h_body(a, b, c, i);
 }
 
 // Twiddle tables on each device, uploaded once per (device, curve, size) and kept.
@@ -118,7 +113,6 @@ void coset_scale(int device, Fr* a, int log_n, const Fr& g, const Fr& scale, cud
     check_launch("coset_kernel");
 }
 
-// Queues the transform of a on the stream; returns without waiting.
 template <class Fr>
 void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inverse, const Fr* shift, unsigned host_threads) {
     const uint64_t n = 1ull << log_n;
@@ -142,6 +136,9 @@ void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inver
     }
 }
 
+template void ntt_on_stream(int, cudaStream_t, bn254_fr*, int, bool, const bn254_fr*, unsigned);
+template void ntt_on_stream(int, cudaStream_t, bls12_381_fr*, int, bool, const bls12_381_fr*, unsigned);
+
 }  // namespace cuzk_ntt_kernels
 
 using namespace cuzk_ntt_kernels;
@@ -160,28 +157,6 @@ CUZK_API cuzk_status_t cuzk_cuda_ntt(int32_t device, void* stream, const cuzk_nt
             if (config->coset && config->coset_shift) std::memcpy(shift.l, config->coset_shift, sizeof(shift.l));
             ntt_on_stream<Fr>(device, static_cast<cudaStream_t>(stream), static_cast<Fr*>(d_data), (int)config->log_n,
                               config->direction == CUZK_NTT_INVERSE, config->coset ? &shift : nullptr, config->threads);
-        });
-    });
-}
-
-CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_t curve, uint32_t log_n, void* d_a, void* d_b,
-                                           void* d_c) {
-    return guarded("cuzk_cuda_groth16_h", [&] {
-        require(d_a && d_b && d_c, "a, b and c must not be null");
-        cuzk::cuda::use_device(device);
-        with_scalar_field(curve, [&](auto tag) {
-            using Fr = typename decltype(tag)::type;
-            require((int)log_n + 1 <= Fr::Params::TWO_ADICITY && (int)log_n <= MAX_NTT_LOG, "log_n too large");
-            cudaStream_t s = static_cast<cudaStream_t>(stream);
-            Fr shift = root_of_unity<Fr>((int)log_n + 1);
-            Fr* v[3] = {static_cast<Fr*>(d_a), static_cast<Fr*>(d_b), static_cast<Fr*>(d_c)};
-            for (Fr* x : v) {
-                ntt_on_stream<Fr>(device, s, x, (int)log_n, true, nullptr, 0);
-                ntt_on_stream<Fr>(device, s, x, (int)log_n, false, &shift, 0);
-            }
-            uint64_t n = 1ull << log_n;
-            h_kernel<Fr><<<blocks(n, 256), 256, 0, s>>>(v[0], v[1], v[2], n);
-            check_launch("h_kernel");
         });
     });
 }

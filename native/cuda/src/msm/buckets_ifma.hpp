@@ -10,6 +10,7 @@
 #include "cuzk/curve.hpp"
 #include "msm/base_array.hpp"
 #include "msm/bucket_sum.hpp"
+#include "msm/buckets.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/pool.hpp"
 
@@ -41,35 +42,27 @@ HostArray<LanesPoint<G>> lanes_bases(const BaseArray<G>& bases, uint64_t n, unsi
     return out;
 }
 
-// The batched affine buckets of msm_cpu.hpp (same rules: one pending addition per bucket per
-// batch, deferrals while the waiting list has room, then an XYZZ overflow), with the batch's
-// arithmetic done eight additions at a time: entry i of a batch goes to lane i % 8, each lane
+// The arithmetic of the x86-ifma path's batched affine buckets (the policy of BatchedBuckets; see
+// buckets.hpp): a batch's additions eight at a time, entry i of a batch in lane i % 8; each lane
 // keeps its own running product for Montgomery's trick, and the eight lane products are inverted
 // together with one scalar inversion. Additions whose x equals the bucket's (doubling,
-// cancellation) go to the overflow, so the vector code only ever sees the generic case.
+// cancellation) do not join a batch but go to the overflow, so the vector code only ever sees the
+// generic case. The buckets are kept in the lanes form.
 template <class G>
-class IfmaBuckets {
+class IfmaBatch {
     using F = typename G::F;
     using A = Affine<G>;
-    using P = XYZZ<G>;
     using L = typename algebra_of<F>::type;
     using LP = LanesPoint<G>;
     using V = typename L::V;
     static constexpr int K = L::W;  // words per coordinate
-    // Whether compute_batch sums two slots at a time: faster in G1 (BN254 G1 MSMs 5-9 %); in G2
+    // Whether add_batch sums two slots at a time: faster in G1 (BN254 G1 MSMs 5-9 %); in G2
     // each Fp2 product already holds three independent ones, and pairing was 5 % slower.
     static constexpr bool PAIRED = L::W == L::K;
-    enum : uint8_t { EMPTY = 0, FULL = 1, PENDING = 2 };
-    struct Entry {
-        uint32_t bucket;
-        uint32_t negate;
-        uint64_t index;
-    };
     struct alignas(64) Slot {
         V x1, y1, x2, y2, dx, prefix;
     };
 
-    BaseArray<G> bases_{nullptr};
     const LP* lanes_ = nullptr;
     // Each task makes its own, in one buffer from host_alloc's pool, whose pages the tasks of any
     // later MSM (of either group, G2's buckets being the larger) or another kernel then reuse:
@@ -77,34 +70,9 @@ class IfmaBuckets {
     HostArray<uint8_t> storage_;
     LP* bucket_;
     Slot* slots_;
-    std::vector<uint8_t> state_;
-    // The XYZZ sums of the additions that could not wait in a batch (equal x, or a full waiting
-    // list) are few, so they are kept densely, in order of first use, and made on first use:
-    // overflow_at_[b] is 1 + the index of bucket b's sum (0: none), overflow_bucket_ the bucket of
-    // each sum.
-    std::vector<uint32_t> overflow_at_;
-    HostArray<P> overflow_;
-    HostArray<uint32_t> overflow_bucket_;
-    size_t overflow_used_ = 0;
-    std::vector<Entry> batch_, deferred_, retry_;
-    size_t capacity_ = 0;
 
     static size_t bucket_bytes(size_t buckets) { return (buckets * sizeof(LP) + 63) / 64 * 64; }
     static size_t slot_count(size_t capacity) { return (2 * capacity + 15) / 16 * 2; }  // a batch holds at most 2 * capacity additions
-
-    P& overflow(uint32_t b) {
-        uint32_t& at = overflow_at_[b];
-        if (!at) {
-            if (!overflow_) {
-                overflow_ = HostArray<P>(overflow_at_.size(), Fill::SCRATCH);
-                overflow_bucket_ = HostArray<uint32_t>(overflow_at_.size(), Fill::SCRATCH);
-            }
-            overflow_[overflow_used_] = P::infinity();
-            overflow_bucket_[overflow_used_] = b;
-            at = (uint32_t)++overflow_used_;
-        }
-        return overflow_[at - 1];
-    }
 
     // Slot s's inverse from `inv`, the inverse of the running product up to slot s; moves `inv`
     // down to slot s - 1.
@@ -118,7 +86,7 @@ class IfmaBuckets {
     // Slot s's operands: the buckets' points (x1, y1) and the bases (x2, y2, negated where the
     // entry says so); the lanes past the batch's k entries add (1, 0) to (0, 0), a harmless
     // non-zero denominator. G1 gathers them with AVX-512 gathers (one per word), G2 word by word.
-    CUZK_IFMA_INLINE void load_slot(size_t s, size_t k, Slot& sl) const {
+    CUZK_IFMA_INLINE void load_slot(const BucketAddition* batch, size_t s, size_t k, Slot& sl) const {
         static const struct Padding {
             LP bucket{}, point{};
             Padding() { std::memcpy(point.x, L::one_words(), sizeof point.x); }
@@ -129,9 +97,9 @@ class IfmaBuckets {
             for (int lane = 0; lane < 8; lane++) {
                 const size_t i = 8 * s + lane;
                 const bool real = i < k;
-                at_b[lane] = (uint64_t)(uintptr_t)(real ? &bucket_[batch_[i].bucket] : &pad.bucket);
-                at_p[lane] = (uint64_t)(uintptr_t)(real ? &lanes_[batch_[i].index] : &pad.point);
-                neg |= real ? batch_[i].negate << lane : 0;
+                at_b[lane] = (uint64_t)(uintptr_t)(real ? &bucket_[batch[i].bucket] : &pad.bucket);
+                at_p[lane] = (uint64_t)(uintptr_t)(real ? &lanes_[batch[i].index] : &pad.point);
+                neg |= real ? batch[i].negate << lane : 0;
             }
             const __m512i vb = _mm512_load_si512(at_b), vp = _mm512_load_si512(at_p);
             L::gather(vb, 0, sl.x1);
@@ -142,12 +110,12 @@ class IfmaBuckets {
         } else {
             for (int lane = 0; lane < 8; lane++) {
                 const size_t i = 8 * s + lane;
-                const LP& b = i < k ? bucket_[batch_[i].bucket] : pad.bucket;
-                const LP& p = i < k ? lanes_[batch_[i].index] : pad.point;
+                const LP& b = i < k ? bucket_[batch[i].bucket] : pad.bucket;
+                const LP& p = i < k ? lanes_[batch[i].index] : pad.point;
                 lane_put<K>(sl.x1, lane, b.x);
                 lane_put<K>(sl.y1, lane, b.y);
                 lane_put<K>(sl.x2, lane, p.x);
-                if (i < k && batch_[i].negate) {
+                if (i < k && batch[i].negate) {
                     uint64_t ny[K];
                     L::neg(p.y, ny);
                     lane_put<K>(sl.y2, lane, ny);
@@ -179,15 +147,36 @@ class IfmaBuckets {
         return inv;
     }
 
-    CUZK_IFMA void compute_batch() {
-        const size_t k = batch_.size();
+public:
+    using Group = G;
+
+    IfmaBatch(const BaseArray<G>&, size_t buckets, size_t capacity, const LP* lanes)
+        : lanes_(lanes),
+          storage_(bucket_bytes(buckets) + slot_count(capacity) * sizeof(Slot), Fill::SCRATCH),
+          bucket_(reinterpret_cast<LP*>(storage_.get())),
+          slots_(reinterpret_cast<Slot*>(storage_.get() + bucket_bytes(buckets))) {}
+    IfmaBatch(const IfmaBatch&) = delete;
+    IfmaBatch& operator=(const IfmaBatch&) = delete;
+
+    void set(uint32_t b, uint64_t index, bool negate) {
+        const LP& p = lanes_[index];
+        std::memcpy(bucket_[b].x, p.x, sizeof p.x);
+        if (negate) L::neg(p.y, bucket_[b].y);
+        else std::memcpy(bucket_[b].y, p.y, sizeof p.y);
+    }
+
+    // Equal x (a doubling or a cancellation) goes to the overflow. Buckets are canonical, so
+    // comparing words tells.
+    bool joins(uint32_t b, uint64_t index) const { return !L::equal(bucket_[b].x, lanes_[index].x); }
+
+    CUZK_IFMA void add_batch(const BucketAddition* batch, size_t k, uint8_t* state) {
         // slots of eight additions; an even number where they are summed in pairs (see below)
         const size_t ns = PAIRED ? (k + 15) / 16 * 2 : (k + 7) / 8;
         // Loads each slot's operands and extends the running product.
         V acc;
         for (size_t s = 0; s < ns; s++) {
             Slot& sl = slots_[s];
-            load_slot(s, k, sl);
+            load_slot(batch, s, k, sl);
             sl.dx = L::sub_p(sl.x2, sl.x1);
             acc = s ? L::mul(acc, sl.dx) : sl.dx;
             sl.prefix = acc;
@@ -198,11 +187,11 @@ class IfmaBuckets {
         auto store = [&](size_t s, const V& x3, const V& y3) {
             const size_t first = 8 * s;
             for (int lane = 0; lane < 8 && first + lane < k; lane++) {
-                const Entry& e = batch_[first + lane];
+                const BucketAddition& e = batch[first + lane];
                 LP& b = bucket_[e.bucket];
                 lane_get<K>(x3, lane, b.x);
                 lane_get<K>(y3, lane, b.y);
-                state_[e.bucket] = FULL;
+                state[e.bucket] = BUCKET_FULL;
             }
         };
         if constexpr (PAIRED) {
@@ -241,73 +230,39 @@ class IfmaBuckets {
                 store(s, xu, yu);
             }
         }
-        batch_.clear();
     }
 
-    void push(uint32_t b, uint64_t index, bool negate) {
-        uint8_t& st = state_[b];
-        const LP& p = lanes_[index];
-        if (st == EMPTY) {
-            std::memcpy(bucket_[b].x, p.x, sizeof p.x);
-            if (negate) L::neg(p.y, bucket_[b].y);
-            else std::memcpy(bucket_[b].y, p.y, sizeof p.y);
-            st = FULL;
-            return;
-        }
-        if (st == FULL && !L::equal(bucket_[b].x, p.x)) {
-            st = PENDING;
-            batch_.push_back({b, negate, index});
-        } else if (st == PENDING && deferred_.size() < capacity_) {
-            deferred_.push_back({b, negate, index});
-        } else if (negate) {  // equal x (doubling or cancellation), or no room to wait
-            overflow(b).sub_affine(bases_[index]);
-        } else {
-            overflow(b).add_affine(bases_[index]);
-        }
-    }
+    A affine(size_t b) const { return A{L::from_lanes_form(bucket_[b].x), L::from_lanes_form(bucket_[b].y)}; }
 
-    void run_batch() {
-        compute_batch();
-        std::swap(deferred_, retry_);
-        for (const Entry& e : retry_) push(e.bucket, e.index, e.negate != 0);
-        retry_.clear();
-    }
+    // Bucket b (not empty) in the lanes form.
+    const LP& point(size_t b) const { return bucket_[b]; }
+};
+
+// The x86-ifma path's buckets: the batched affine buckets over IfmaBatch, and their weighted sum
+// in the lanes too.
+template <class G>
+class IfmaBuckets : public BatchedBuckets<IfmaBatch<G>> {
+    using Base = BatchedBuckets<IfmaBatch<G>>;
+    using F = typename G::F;
+    using A = Affine<G>;
+    using P = XYZZ<G>;
+    using L = typename algebra_of<F>::type;
+    using V = typename L::V;
+    static constexpr int K = L::W;  // words per coordinate
+    using Base::arith_;
+    using Base::overflow_;
+    using Base::overflow_at_;
+    using Base::overflow_bucket_;
+    using Base::overflow_used_;
+    using Base::state_;
 
 public:
     // Empty buckets for one task; a batch runs when `capacity` additions wait.
-    IfmaBuckets(const BaseArray<G>& bases, const LP* lanes, size_t buckets, size_t capacity)
-        : bases_(bases),
-          lanes_(lanes),
-          storage_(bucket_bytes(buckets) + slot_count(capacity) * sizeof(Slot), Fill::SCRATCH),
-          bucket_(reinterpret_cast<LP*>(storage_.get())),
-          slots_(reinterpret_cast<Slot*>(storage_.get() + bucket_bytes(buckets))),
-          state_(buckets, EMPTY),
-          overflow_at_(buckets, 0),
-          capacity_(capacity) {
-        batch_.reserve(2 * capacity);
-        deferred_.reserve(capacity);
-        retry_.reserve(capacity);
-    }
-    IfmaBuckets(const IfmaBuckets&) = delete;
-    IfmaBuckets& operator=(const IfmaBuckets&) = delete;
-
-    // bucket[b] += (negate ? -base : base); the base must not be infinity.
-    void add(uint32_t b, uint64_t index, bool negate) {
-        push(b, index, negate);
-        if (batch_.size() >= capacity_) run_batch();
-    }
-
-    void finish() {
-        while (!batch_.empty() || !deferred_.empty()) run_batch();
-    }
-
-    void add_to(size_t b, P& running) const {
-        if (state_[b] != EMPTY) running.add_affine(A{L::from_lanes_form(bucket_[b].x), L::from_lanes_form(bucket_[b].y)});
-        if (overflow_at_[b]) running.add(overflow_[overflow_at_[b] - 1]);
-    }
+    IfmaBuckets(const BaseArray<G>& bases, const LanesPoint<G>* lanes, size_t buckets, size_t capacity)
+        : Base(bases, buckets, capacity, lanes) {}
 
     // sum over the buckets b of w(b) * bucket b, w(b) = b / spread + 1 (the digit of b, see
-    // msm_cpu.hpp's reduce_spread), after finish(). The running sums of the bucket method are
+    // bucket_sum.hpp's reduce_spread), after finish(). The running sums of the bucket method are
     // sequential, so each lane takes a contiguous eighth of the buckets: from the top of its
     // part, running += bucket b, and at each digit's first bucket acc += running, all in XYZZ
     // coordinates in the lanes; acc then holds sum (w(b) - w(lo) + 1) * bucket b over the part
@@ -318,7 +273,7 @@ public:
         P total = P::infinity();
         if (nb < 64 || nb % 8 != 0) {
             P running = P::infinity();
-            reduce_spread(nb, spread, running, total, [&](size_t j, P& into) { add_to(j, into); });
+            reduce_spread(nb, spread, running, total, [&](size_t j, P& into) { this->add_to(j, into); });
             return total;
         }
         const size_t part = nb / 8;
@@ -333,13 +288,13 @@ public:
             __mmask8 none = 0;
             for (int lane = 0; lane < 8; lane++) {
                 const size_t b = lane * part + st;
-                if (state_[b] == EMPTY) {
+                if (state_[b] == BUCKET_EMPTY) {
                     none |= (__mmask8)(1u << lane);
                     lane_put<K>(bx, lane, zero);
                     lane_put<K>(by, lane, zero);
                 } else {
-                    lane_put<K>(bx, lane, bucket_[b].x);
-                    lane_put<K>(by, lane, bucket_[b].y);
+                    lane_put<K>(bx, lane, arith_.point(b).x);
+                    lane_put<K>(by, lane, arith_.point(b).y);
                 }
             }
             add_affine_lanes(run, run_inf, bx, by, none);

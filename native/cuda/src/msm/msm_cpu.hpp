@@ -266,4 +266,13 @@ void msm_cpu(const void* base_memory, const uint64_t* scalars, uint64_t n, bool 
     *out = result.to_affine();
 }
 
+// msm_cpu's instances, one translation unit per group (impl_msm_<curve>_<group>.cpp): together
+// they are the largest object of every code path, and apart a parallel build compiles them at once.
+#define CUZK_MSM_CPU_INSTANCE(G) \
+    void msm_cpu<G>(const void*, const uint64_t*, uint64_t, bool, unsigned, unsigned, Affine<G>*)
+extern template CUZK_MSM_CPU_INSTANCE(bn254_g1);
+extern template CUZK_MSM_CPU_INSTANCE(bn254_g2);
+extern template CUZK_MSM_CPU_INSTANCE(bls12_381_g1);
+extern template CUZK_MSM_CPU_INSTANCE(bls12_381_g2);
+
 CUZK_NS_END

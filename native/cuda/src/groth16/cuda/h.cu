@@ -1,0 +1,51 @@
+// Groth16's H on the GPU, asynchronous on a caller-given stream: the transforms of ntt/cuda/ntt.cu,
+// then h = a * b - c by the per-thread body the CPU code runs too (h_gpu.hpp).
+#include "groth16/h_gpu.hpp"
+#include "ntt/cuda/ntt.cuh"
+#include "ntt/ntt_cpu.hpp"
+#include "runtime/api_common.hpp"
+#include "runtime/cuda/common.cuh"
+#include "runtime/dispatch.hpp"
+
+using namespace cuzk;
+using cuzk::cuda::blocks;
+using cuzk::cuda::check_launch;
+using cuzk_ntt_kernels::ntt_on_stream;
+
+namespace cuzk_h_kernels {
+
+template <class Fr>
+__global__ void h_kernel(Fr* a, const Fr* b, const Fr* c, uint64_t n) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) gpu::groth16_h_body(a, b, c, i);
+}
+
+}  // namespace cuzk_h_kernels
+
+using namespace cuzk_h_kernels;
+
+extern "C" {
+
+CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_t curve, uint32_t log_n, void* d_a, void* d_b,
+                                           void* d_c) {
+    return guarded("cuzk_cuda_groth16_h", [&] {
+        require(d_a && d_b && d_c, "a, b and c must not be null");
+        cuzk::cuda::use_device(device);
+        with_scalar_field(curve, [&](auto tag) {
+            using Fr = typename decltype(tag)::type;
+            require((int)log_n + 1 <= Fr::Params::TWO_ADICITY && (int)log_n <= MAX_NTT_LOG, "log_n too large");
+            cudaStream_t s = static_cast<cudaStream_t>(stream);
+            Fr shift = root_of_unity<Fr>((int)log_n + 1);
+            Fr* v[3] = {static_cast<Fr*>(d_a), static_cast<Fr*>(d_b), static_cast<Fr*>(d_c)};
+            for (Fr* x : v) {
+                ntt_on_stream<Fr>(device, s, x, (int)log_n, true, nullptr, 0);
+                ntt_on_stream<Fr>(device, s, x, (int)log_n, false, &shift, 0);
+            }
+            uint64_t n = 1ull << log_n;
+            h_kernel<Fr><<<blocks(n, 256), 256, 0, s>>>(v[0], v[1], v[2], n);
+            check_launch("h_kernel");
+        });
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,6 @@
+// The CPU MSM in BN254's G1 (one build per arithmetic path; see msm_cpu.hpp's end).
+#include "msm/msm_cpu.hpp"
+
+CUZK_NS_BEGIN
+template CUZK_MSM_CPU_INSTANCE(bn254_g1);
+CUZK_NS_END

@@ -1,0 +1,164 @@
+// NTTs over Fr on the GPU, asynchronous on a caller-given stream. The per-thread code is
+// ntt_gpu.hpp, which the host emulation runs too.
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "ntt/cuda/ntt.cuh"
+#include "ntt/ntt_cpu.hpp"
+#include "ntt/ntt_gpu.hpp"
+#include "runtime/api_common.hpp"
+#include "runtime/cuda/common.cuh"
+#include "runtime/dispatch.hpp"
+
+using namespace cuzk;
+using cuzk::cuda::blocks;
+using cuzk::cuda::check;
+using cuzk::cuda::check_launch;
+
+namespace cuzk_ntt_kernels {
+
+template <class Fr>
+__global__ void bitrev_kernel(Fr* a, int log_n) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (1ull << log_n)) gpu::ntt_bitrev_body(a, log_n, i);
+}
+
+// One block per group of 2^k elements, 2^(k-1) threads, the group in shared memory.
+template <class Fr>
+__global__ void __launch_bounds__(1 << (gpu::NTT_MAX_GROUP_LOG - 1)) group_kernel(Fr* a, const Fr* twiddles, int log_n, int s0, int k) {
+    extern __shared__ uint64_t smem[];
+    Fr* shared = reinterpret_cast<Fr*>(smem);
+    const uint64_t g = blockIdx.x;
+    const uint32_t q = threadIdx.x;
+    gpu::ntt_group_load(a, shared, s0, k, g, q);
+    __syncthreads();
+    for (int j = 0; j < k; j++) {
+        gpu::ntt_group_stage(shared, twiddles, log_n, s0, j, g, q);
+        __syncthreads();
+    }
+    gpu::ntt_group_store(a, shared, s0, k, g, q);
+}
+
+template <class Fr>
+__global__ void reverse_scale_kernel(Fr* a, uint64_t n, Fr scale) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n / 2) gpu::ntt_reverse_scale_body(a, n, scale, i);
+}
+
+template <class Fr>
+__global__ void coset_kernel(Fr* a, uint64_t n, const Fr* low, const Fr* high, Fr scale) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) gpu::ntt_coset_body(a, low, high, scale, i);
+}
+
+// Twiddle tables on each device, uploaded once per (device, curve, size) and kept.
+template <class Fr>
+const Fr* device_twiddles(int device, int log_n, unsigned host_threads) {
+    static std::mutex m;
+    static std::map<std::pair<int, int>, Fr*> tables;
+    std::lock_guard<std::mutex> g(m);
+    auto key = std::make_pair(device, log_n);
+    auto it = tables.find(key);
+    if (it != tables.end()) return it->second;
+    auto dom = ntt_domain<Fr>(log_n, host_threads);
+    size_t count = dom->twiddle.size() ? dom->twiddle.size() : 1;
+    void* p = nullptr;
+    check(cudaMalloc(&p, count * sizeof(Fr)), "cudaMalloc(twiddles)");  // kept for the process: not per call
+    check(cudaMemcpy(p, dom->twiddle.data(), dom->twiddle.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(twiddles)");
+    // a pageable cudaMemcpy may return before its DMA lands, and the callers' streams are
+    // non-blocking (not ordered after the legacy stream): wait before publishing the table
+    check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize(legacy)");
+    tables[key] = static_cast<Fr*>(p);
+    return static_cast<Fr*>(p);
+}
+
+// The tables of g^i (low: i < 1024, high: multiples of 1024) for a coset shift, on each device,
+// made once per (device, size, shift) and kept: Groth16 uses one shift per domain.
+template <class Fr>
+std::pair<const Fr*, const Fr*> coset_tables(int device, int log_n, const Fr& g) {
+    static std::mutex m;
+    static std::map<std::vector<uint64_t>, std::pair<Fr*, Fr*>> tables;
+    std::vector<uint64_t> key{(uint64_t)device, (uint64_t)log_n};
+    key.insert(key.end(), g.l, g.l + Fr::N);
+    std::lock_guard<std::mutex> lock(m);
+    auto it = tables.find(key);
+    if (it != tables.end()) return it->second;
+    const uint64_t n = 1ull << log_n;
+    std::vector<Fr> low(1024), high((n >> 10) + 1);
+    Fr v = Fr::one();
+    for (int j = 0; j < 1024; j++, v = v * g) low[j] = v;
+    Fr step = v;
+    v = Fr::one();
+    for (size_t i = 0; i < high.size(); i++, v = v * step) high[i] = v;
+    void *dl = nullptr, *dh = nullptr;
+    check(cudaMalloc(&dl, low.size() * sizeof(Fr)), "cudaMalloc(coset table)");
+    check(cudaMalloc(&dh, high.size() * sizeof(Fr)), "cudaMalloc(coset table)");
+    check(cudaMemcpy(dl, low.data(), low.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(coset table)");
+    check(cudaMemcpy(dh, high.data(), high.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(coset table)");
+    check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize(legacy)");  // as for the twiddles
+    auto t = std::make_pair(static_cast<Fr*>(dl), static_cast<Fr*>(dh));
+    tables[key] = t;
+    return t;
+}
+
+// a[i] *= scale * g^i, queued on the stream.
+template <class Fr>
+void coset_scale(int device, Fr* a, int log_n, const Fr& g, const Fr& scale, cudaStream_t stream) {
+    auto t = coset_tables<Fr>(device, log_n, g);
+    const uint64_t n = 1ull << log_n;
+    coset_kernel<Fr><<<blocks(n, 256), 256, 0, stream>>>(a, n, t.first, t.second, scale);
+    check_launch("coset_kernel");
+}
+
+template <class Fr>
+void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inverse, const Fr* shift, unsigned host_threads) {
+    const uint64_t n = 1ull << log_n;
+    if (!inverse && shift) coset_scale(device, a, log_n, *shift, Fr::one(), stream);
+    if (n > 1) {
+        const Fr* tw = device_twiddles<Fr>(device, log_n, host_threads);
+        bitrev_kernel<Fr><<<blocks(n, 256), 256, 0, stream>>>(a, log_n);
+        check_launch("bitrev_kernel");
+        for (int s0 = 0; s0 < log_n; s0 += gpu::NTT_MAX_GROUP_LOG) {
+            const int k = std::min(gpu::NTT_MAX_GROUP_LOG, log_n - s0);
+            const uint64_t groups = n >> k;
+            group_kernel<Fr><<<(unsigned)groups, 1u << (k - 1), (sizeof(Fr) << k), stream>>>(a, tw, log_n, s0, k);
+            check_launch("group_kernel");
+        }
+    }
+    if (inverse) {
+        const Fr n_inv = Fr::from_u64(n).inv();
+        reverse_scale_kernel<Fr><<<blocks(n / 2 + 1, 256), 256, 0, stream>>>(a, n, shift ? Fr::one() : n_inv);
+        check_launch("reverse_scale_kernel");
+        if (shift) coset_scale(device, a, log_n, shift->inv(), n_inv, stream);
+    }
+}
+
+template void ntt_on_stream(int, cudaStream_t, bn254_fr*, int, bool, const bn254_fr*, unsigned);
+template void ntt_on_stream(int, cudaStream_t, bls12_381_fr*, int, bool, const bls12_381_fr*, unsigned);
+
+}  // namespace cuzk_ntt_kernels
+
+using namespace cuzk_ntt_kernels;
+
+extern "C" {
+
+CUZK_API cuzk_status_t cuzk_cuda_ntt(int32_t device, void* stream, const cuzk_ntt_config* config, void* d_data) {
+    return guarded("cuzk_cuda_ntt", [&] {
+        require(config != nullptr && d_data != nullptr, "config and data must not be null");
+        require(config->direction <= CUZK_NTT_INVERSE && config->coset <= 1, "bad direction or coset");
+        cuzk::cuda::use_device(device);
+        with_scalar_field(config->curve, [&](auto tag) {
+            using Fr = typename decltype(tag)::type;
+            require(config->log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY), "log_n too large");
+            Fr shift = Fr::from_limbs(Fr::Params::generator());
+            if (config->coset && config->coset_shift) std::memcpy(shift.l, config->coset_shift, sizeof(shift.l));
+            ntt_on_stream<Fr>(device, static_cast<cudaStream_t>(stream), static_cast<Fr*>(d_data), (int)config->log_n,
+                              config->direction == CUZK_NTT_INVERSE, config->coset ? &shift : nullptr, config->threads);
+        });
+    });
+}
+
+}  // extern "C"

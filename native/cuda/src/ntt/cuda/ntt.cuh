@@ -1,0 +1,15 @@
+// The GPU NTT for the other CUDA sources (Groth16's H, groth16/cuda/h.cu).
+#pragma once
+#include <cuda_runtime.h>
+
+#include "cuzk/curve.hpp"
+
+namespace cuzk_ntt_kernels {
+
+// Queues the transform of a (2^log_n elements of Fr in device memory) on the stream and returns
+// without waiting: forward or inverse, on the coset by *shift when shift is not null, as cuzk_ntt
+// computes it. Defined in ntt.cu for the curves' scalar fields.
+template <class Fr>
+void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inverse, const Fr* shift, unsigned host_threads);
+
+}  // namespace cuzk_ntt_kernels

@@ -1,0 +1,89 @@
+// The GPU NTT, as per-thread bodies shared by the CUDA kernels (cuda/ntt.cu) and their host
+// emulation (impl_emulate_ntt.cpp).
+//
+// Radix-2, decimation in time after a bit-reversal permutation, like the CPU backend, but several
+// stages per launch: a block loads a group of 2^k elements into shared memory, runs k stages on
+// them and writes them back. After s0 stages, the elements that stages s0+1 .. s0+k combine are
+// those whose index agrees outside bits [s0, s0 + k): group g holds
+// index(t) = (g >> s0) << (s0 + k) | t << s0 | (g & (2^s0 - 1)) for t < 2^k.
+// Twiddles come from a table of w^e, e < n/2, of the domain's primitive root w.
+#pragma once
+#include "cuzk/field.hpp"
+
+CUZK_NS_BEGIN
+namespace gpu {
+
+constexpr int NTT_MAX_GROUP_LOG = 10;  // 1024 elements per block in shared memory
+
+CUZK_HD uint64_t bit_reverse_u64(uint64_t x, int bits) {
+    uint64_t r = 0;
+    for (int i = 0; i < bits; i++) {
+        r = (r << 1) | (x & 1);
+        x >>= 1;
+    }
+    return r;
+}
+
+// Thread i of the permutation: swaps a[i] and a[rev(i)] once.
+template <class Fr>
+CUZK_HD void ntt_bitrev_body(Fr* a, int log_n, uint64_t i) {
+    uint64_t j = bit_reverse_u64(i, log_n);
+    if (i < j) {
+        Fr t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+CUZK_HD uint64_t ntt_group_index(uint64_t g, uint64_t t, int s0, int k) {
+    uint64_t low_mask = (1ull << s0) - 1;
+    return ((g >> s0) << (s0 + k)) | (t << s0) | (g & low_mask);
+}
+
+// Load: thread q of group g copies elements 2q and 2q + 1 of the group into shared memory.
+template <class Fr>
+CUZK_HD void ntt_group_load(const Fr* a, Fr* shared, int s0, int k, uint64_t g, uint32_t q) {
+    for (uint32_t t = 2 * q; t < 2 * q + 2; t++) shared[t] = a[ntt_group_index(g, t, s0, k)];
+}
+
+// Stage j of the group (global stage s0 + j + 1), thread q: one butterfly.
+template <class Fr>
+CUZK_HDI void ntt_group_stage(Fr* shared, const Fr* twiddles, int log_n, int s0, int j, uint64_t g, uint32_t q) {
+    uint32_t below = q & ((1u << j) - 1);
+    uint32_t t = ((q >> j) << (j + 1)) | below;  // bit j of t is 0; its partner is t + 2^j
+    uint64_t low = g & ((1ull << s0) - 1);
+    int s = s0 + j + 1;
+    uint64_t e = (((uint64_t)below << s0) | low) << (log_n - s);  // (i mod 2^(s-1)) * n / 2^s
+    Fr x = shared[t];
+    Fr y = shared[t + (1u << j)] * twiddles[e];
+    shared[t] = x + y;
+    shared[t + (1u << j)] = x - y;
+}
+
+template <class Fr>
+CUZK_HD void ntt_group_store(Fr* a, const Fr* shared, int s0, int k, uint64_t g, uint32_t q) {
+    for (uint32_t t = 2 * q; t < 2 * q + 2; t++) a[ntt_group_index(g, t, s0, k)] = shared[t];
+}
+
+// After the forward transform, for the inverse: out[i] = a[(n - i) mod n] * scale, done in place
+// by thread i < n/2 + 1 swapping i and n - i.
+template <class Fr>
+CUZK_HD void ntt_reverse_scale_body(Fr* a, uint64_t n, const Fr& scale, uint64_t i) {
+    uint64_t j = (n - i) & (n - 1);
+    if (i == j) {
+        a[i] = a[i] * scale;
+    } else if (i < j) {
+        Fr t = a[i];
+        a[i] = a[j] * scale;
+        a[j] = t * scale;
+    }
+}
+
+// a[i] *= scale * g^i, with g^i = high[i >> 10] * low[i & 1023] from two small tables.
+template <class Fr>
+CUZK_HD void ntt_coset_body(Fr* a, const Fr* low, const Fr* high, const Fr& scale, uint64_t i) {
+    a[i] = a[i] * (high[i >> 10] * low[i & 1023]) * scale;
+}
+
+}  // namespace gpu
+CUZK_NS_END

@@ -36,10 +36,12 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
 namespace cuzk {
 
 namespace {
-thread_local std::string last_error;
+thread_local char last_error[2048];
 }
 
-void set_last_error(const std::string& message) { last_error = message; }
+void set_last_error(const char* function, const char* kind, const char* message) noexcept {
+    join_message(last_error, sizeof last_error, function, kind, message);
+}
 
 }  // namespace cuzk
 
@@ -112,7 +114,7 @@ CUZK_API uint32_t cuzk_abi_version(void) { return CUZK_ABI_VERSION; }
 
 CUZK_API const char* cuzk_version(void) { return CUZK_VERSION_STRING; }
 
-CUZK_API const char* cuzk_last_error(void) { return cuzk::last_error.c_str(); }
+CUZK_API const char* cuzk_last_error(void) { return cuzk::last_error; }
 
 CUZK_API const char* cuzk_status_name(cuzk_status_t status) {
     switch (status) {

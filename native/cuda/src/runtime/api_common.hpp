@@ -42,9 +42,12 @@ void with_h_vectors(const cuzk_h_config* config, void* a, void* b, void* c, Prep
     }
     with_scalar_field(config->curve, [&](auto tag) {
         using Fr = typename decltype(tag)::type;
-        require((int)log_n + 1 <= Fr::Params::TWO_ADICITY && (int)log_n <= MAX_NTT_LOG,
-                "log_n " + std::to_string(log_n) + " is above the largest supported size 2^" +
-                    std::to_string(std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1)));
+        // unsigned: log_n comes from the caller, and a value from 2^31 on was negative as an int
+        const uint32_t max_log = (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1);
+        if (log_n > max_log) {
+            fail(CUZK_ERR_INVALID_ARGUMENT, "log_n " + std::to_string(log_n) + " is above the largest supported size 2^" +
+                                                std::to_string(max_log));
+        }
         if (only_prepare) prepare(tag);
         else run(static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c), canonical);
     });

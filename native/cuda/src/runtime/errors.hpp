@@ -1,7 +1,9 @@
 // Status codes across the ABI: native code throws cuzk::Error (or lets std::bad_alloc escape);
 // the ABI entry points catch everything and turn it into a status plus a per-thread message.
 #pragma once
+#include <cstddef>
 #include <exception>
+#include <initializer_list>
 #include <new>
 #include <string>
 
@@ -16,7 +18,20 @@ struct Error : std::exception {
     const char* what() const noexcept override { return message.c_str(); }
 };
 
-void set_last_error(const std::string& message);
+// The calling thread's message, "function: kind message", cut to fit a fixed buffer: recording an
+// error allocates nothing, so it cannot fail inside a catch of a noexcept entry point (a string
+// built there could throw std::bad_alloc when memory runs out, and that ends the process).
+// Each library defines it over its own thread-local buffer (runtime/abi.cpp, runtime/cuda/runtime.cu).
+void set_last_error(const char* function, const char* kind, const char* message) noexcept;
+
+// Copies the parts into out (size bytes, always terminated), as far as they fit.
+inline void join_message(char* out, size_t size, const char* function, const char* kind, const char* message) noexcept {
+    size_t at = 0;
+    for (const char* part : {function, ": ", kind, message}) {
+        for (const char* c = part; *c != 0 && at + 1 < size; c++) out[at++] = *c;
+    }
+    out[at] = 0;
+}
 
 [[noreturn]] inline void fail(cuzk_status_t status, const std::string& message) { throw Error(status, message); }
 
@@ -30,16 +45,16 @@ cuzk_status_t guarded(const char* function, Fn&& fn) noexcept {
         fn();
         return CUZK_OK;
     } catch (const Error& e) {
-        set_last_error(std::string(function) + ": " + e.message);
+        set_last_error(function, "", e.message.c_str());
         return e.status;
     } catch (const std::bad_alloc&) {
-        set_last_error(std::string(function) + ": out of host memory");
+        set_last_error(function, "", "out of host memory");
         return CUZK_ERR_OUT_OF_MEMORY;
     } catch (const std::exception& e) {
-        set_last_error(std::string(function) + ": internal error: " + e.what());
+        set_last_error(function, "internal error: ", e.what());
         return CUZK_ERR_INTERNAL;
     } catch (...) {
-        set_last_error(std::string(function) + ": internal error: unknown exception");
+        set_last_error(function, "internal error: ", "unknown exception");
         return CUZK_ERR_INTERNAL;
     }
 }

@@ -33,7 +33,7 @@ CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_
         cuzk::cuda::use_device(device);
         with_scalar_field(curve, [&](auto tag) {
             using Fr = typename decltype(tag)::type;
-            require((int)log_n + 1 <= Fr::Params::TWO_ADICITY && (int)log_n <= MAX_NTT_LOG, "log_n too large");
+            require(log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1), "log_n too large");
             cudaStream_t s = static_cast<cudaStream_t>(stream);
             Fr shift = root_of_unity<Fr>((int)log_n + 1);
             Fr* v[3] = {static_cast<Fr*>(d_a), static_cast<Fr*>(d_b), static_cast<Fr*>(d_c)};

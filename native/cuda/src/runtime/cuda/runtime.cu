@@ -8,10 +8,12 @@
 namespace cuzk {
 
 namespace {
-thread_local std::string last_error;
+thread_local char last_error[2048];
 }
 
-void set_last_error(const std::string& message) { last_error = message; }
+void set_last_error(const char* function, const char* kind, const char* message) noexcept {
+    join_message(last_error, sizeof last_error, function, kind, message);
+}
 
 namespace cuda {
 
@@ -36,7 +38,7 @@ using cuzk::cuda::check;
 
 extern "C" {
 
-CUZK_API const char* cuzk_cuda_last_error(void) { return cuzk::last_error.c_str(); }
+CUZK_API const char* cuzk_cuda_last_error(void) { return cuzk::last_error; }
 
 CUZK_API cuzk_status_t cuzk_cuda_device_count(int32_t* count) {
     return guarded("cuzk_cuda_device_count", [&] {

@@ -78,6 +78,15 @@ class ErrorsTest {
             e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_h(h, MemorySegment.NULL, MemorySegment.NULL,
                     MemorySegment.NULL), "cuzk_groth16_h"));
             assertTrue(e.nativeMessage().contains("log_n 40"), e.nativeMessage());
+            // from 2^31 on, log_n was negative as the int the check compared: it passed, and
+            // preparing returned OK for a domain of 2^2147483648
+            for (int big : new int[] {Integer.MIN_VALUE, -1}) {
+                cuzk_h_config.log_n(h, big);
+                e = assertThrows(CuzkException.class, () -> Checked.check(cuzk_h.cuzk_groth16_h(h, MemorySegment.NULL,
+                        MemorySegment.NULL, MemorySegment.NULL), "cuzk_groth16_h"));
+                assertEquals(Status.INVALID_ARGUMENT, e.status());
+                assertTrue(e.nativeMessage().contains("log_n " + Integer.toUnsignedString(big) + " is above"), e.nativeMessage());
+            }
             cuzk_h_config.log_n(h, 3);
             cuzk_h_config.flags(h, 0);
             Checked.check(cuzk_h.cuzk_groth16_h(h, v, w, x), "cuzk_groth16_h");

@@ -1,7 +1,5 @@
 package io.cuzk.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cuzk.Backend;
 import io.cuzk.Cuzk;
 import io.cuzk.CuzkException;
@@ -61,18 +59,21 @@ public final class Main {
         }
     }
 
-    /** The subcommands, in the order the help lists them. */
+    /**
+     * The subcommands, in the order the help lists them. Lambdas, not constructor references: a
+     * reference loads (and verifies) its class when the map is built, every command's for each start.
+     */
     static final Map<String, Supplier<CliCommand>> COMMANDS = commands();
 
     private static Map<String, Supplier<CliCommand>> commands() {
         Map<String, Supplier<CliCommand>> m = new LinkedHashMap<>();
-        m.put("sample", SampleCommand::new);
-        m.put("prove", ProveCommand::new);
-        m.put("workload", WorkloadCommand::new);
-        m.put("msm", MsmCommand::new);
-        m.put("msm-demo", DemoCommand::new);
-        m.put("gpu-bench", GpuBenchCommand::new);
-        m.put("info", InfoCommand::new);
+        m.put("sample", () -> new SampleCommand());
+        m.put("prove", () -> new ProveCommand());
+        m.put("workload", () -> new WorkloadCommand());
+        m.put("msm", () -> new MsmCommand());
+        m.put("msm-demo", () -> new DemoCommand());
+        m.put("gpu-bench", () -> new GpuBenchCommand());
+        m.put("info", () -> new InfoCommand());
         return m;
     }
 
@@ -246,7 +247,7 @@ public final class Main {
             e.printStackTrace(main.err);
         }
         if (main.json) {
-            main.out.println(errorJson(status, message));
+            main.out.println(JsonErrors.errorJson(status, message));
         }
         return status;
     }
@@ -294,26 +295,6 @@ public final class Main {
             t = t.getCause();
         }
         return t;
-    }
-
-    /** {"error":{"status":..,"kind":..,"message":..}}: what --json prints on failure. */
-    static String errorJson(int status, String message) {
-        ObjectMapper mapper = new ObjectMapper();
-        ObjectNode root = mapper.createObjectNode();
-        root.set("error", errorNode(mapper, status, message));
-        return root.toString();
-    }
-
-    static ObjectNode errorNode(ObjectMapper mapper, int status, String message) {
-        ObjectNode e = mapper.createObjectNode();
-        e.put("status", status);
-        e.put("kind", switch (status) {
-            case BAD_INPUT -> "invalid input";
-            case USAGE -> "usage";
-            default -> "environment or internal";
-        });
-        e.put("message", message);
-        return e;
     }
 
     /**

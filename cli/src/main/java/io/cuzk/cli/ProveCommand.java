@@ -46,8 +46,15 @@ final class ProveCommand implements CliCommand {
     }
 
     static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet, boolean mapKey) {
+        // First uses that need at most the key's headers run on another thread while this one
+        // reads and checks the key and the witness: the linking of the proof's native calls and the
+        // tables H keeps for the key's domain size (Groth16Prover.prepare). The blinding's generator
+        // (SystemRandom) costs about a millisecond, so it needs no thread of its own (the JDK's
+        // default SecureRandom took about 30 ms of CPU, and had one).
+        Thread.ofPlatform().daemon().name("cuzk-prepare").start(() -> prepare(zkey, backend));
         try {
-            // before any work: outputs that would overwrite an input or each other, or cannot be written
+            // before any work on this thread (the linking above only prepares): outputs that would
+            // overwrite an input or each other, or cannot be written
             OutputFiles.requireDistinct(List.of(proofJson, publicJson), List.of(zkey, wtns));
             createParent(proofJson);
             createParent(publicJson);
@@ -55,12 +62,6 @@ final class ProveCommand implements CliCommand {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        // First uses that need at most the key's headers run on another thread while this one
-        // reads and checks the key and the witness: the linking of the proof's native calls and the
-        // tables H keeps for the key's domain size (Groth16Prover.prepare). The blinding's generator
-        // (SystemRandom) costs about a millisecond, so it needs no thread of its own (the JDK's
-        // default SecureRandom took about 30 ms of CPU, and had one).
-        Thread.ofPlatform().daemon().name("cuzk-prepare").start(() -> prepare(zkey, backend));
         long t0 = System.nanoTime();
         // The key is read into memory the process owns (ProvingKey.read) unless --map-key: a key file
         // rewritten or truncated while the proof runs then cannot crash the command, and the copy

@@ -345,11 +345,11 @@ final class WorkloadCommand implements CliCommand {
         ObjectNode root = mapper.createObjectNode();
         if (!failures.isEmpty()) {
             Failure worst = failures.stream().max(Comparator.comparingInt(Failure::status)).orElseThrow();
-            root.set("error", Main.errorNode(mapper, worst.status(), failures.size() + " of the jobs failed; the worst: "
+            root.set("error", JsonErrors.errorNode(mapper, worst.status(), failures.size() + " of the jobs failed; the worst: "
                     + worst.message()));
             ArrayNode errors = root.putArray("failedJobs");
             for (Failure f : failures) {
-                ObjectNode e = Main.errorNode(mapper, f.status(), f.message());
+                ObjectNode e = JsonErrors.errorNode(mapper, f.status(), f.message());
                 e.put("job", f.job());
                 errors.add(e);
             }

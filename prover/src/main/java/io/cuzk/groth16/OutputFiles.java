@@ -140,8 +140,8 @@ public final class OutputFiles {
     private static Path writeTemporary(Path target, Path dest, byte[] content) throws IOException {
         Path dir = dest.toAbsolutePath().getParent();
         for (int attempt = 0;; attempt++) {
-            Path tmp = dir.resolve("." + dest.getFileName() + "." + ProcessHandle.current().pid() + "."
-                    + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+            // a random name (ProcessHandle's pid would cost a one-shot command some 25 ms of set-up)
+            Path tmp = dir.resolve("." + dest.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
             FileChannel ch;
             try {
                 ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);

@@ -13,7 +13,8 @@ import org.apache.commons.lang3.Validate;
  *
  * <p>Keys and witnesses named by path are read by the engine (keys once, kept resident and shared
  * by jobs); those passed as objects stay owned by the caller, who must keep them open until the
- * job is done.
+ * job is released ({@link JobHandle#released()}), which for a cancelled job can be later than its
+ * future's completion.
  */
 public final class Job {
     private final Path keyPath;
@@ -37,7 +38,7 @@ public final class Job {
         return new Job(zkey, null, List.copyOf(witnesses), null, priority);
     }
 
-    /** A job of objects the caller owns and keeps open until the job is done. */
+    /** A job of objects the caller owns and keeps open until the job is released ({@link JobHandle#released()}). */
     public static Job of(ProvingKey key, List<Witness> witnesses, Priority priority) {
         Validate.notNull(key, "key");
         Validate.notEmpty(witnesses, "a job needs at least one witness");

@@ -21,6 +21,8 @@ public final class JobHandle {
     final List<Partition> partitions;
     /** Completed by the engine only: callers get {@link #future()}, a view they cannot complete. */
     final CompletableFuture<List<Proof>> future = new CompletableFuture<>();
+    /** Completed when the last partition is retired: the engine holds none of the job's inputs. */
+    final CompletableFuture<Void> released = new CompletableFuture<>();
     /** Partitions not yet retired; the key lease ends when it reaches zero. */
     final AtomicInteger live = new AtomicInteger();
     /** Ends the job's hold on its key (a lease of the engine's key store), or does nothing. */
@@ -67,6 +69,16 @@ public final class JobHandle {
      */
     public boolean cancel() {
         return ledger.cancel(this, new CancellationException("job " + id + " was cancelled"));
+    }
+
+    /**
+     * Completes once the engine holds nothing of the job any more: every partition has ended and
+     * given back its memory, its key and its witnesses. For a job of objects ({@link Job#of}) this
+     * is when the caller may close them. It can come after {@link #future()}: a cancelled or failed
+     * job's partitions that were on a device finish their kernels first.
+     */
+    public CompletionStage<Void> released() {
+        return released.minimalCompletionStage();
     }
 
     public boolean isDone() {

@@ -149,7 +149,11 @@ final class Ledger {
     /** p will not touch its key again; the job's key lease ends with its last partition. */
     void retire(Partition p) {
         if (p.markRetired() && p.job.live.decrementAndGet() == 0) {
-            p.job.releaseKey.run();
+            try {
+                p.job.releaseKey.run();
+            } finally {
+                p.job.released.complete(null);
+            }
         }
     }
 

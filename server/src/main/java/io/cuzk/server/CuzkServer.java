@@ -1,0 +1,340 @@
+package io.cuzk.server;
+
+import io.cuzk.engine.Config;
+import io.cuzk.engine.Engine;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.grpc.ServerBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The proving daemon: the cuzk.v1.Prover service, gRPC health and server reflection over one
+ * engine and one key folder. Listens on 127.0.0.1 unless told otherwise; any other address needs
+ * TLS or an explicit insecure choice. {@link #close()} drains: no new jobs (health NOT_SERVING,
+ * Submit UNAVAILABLE), accepted jobs finish within the drain time, the rest are cancelled and their
+ * waiting clients told why; then the server and the engine stop.
+ */
+public final class CuzkServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("io.cuzk.server");
+    static final String SERVICE = "cuzk.v1.Prover";
+
+    private final Server server;
+    private final Engine engine;
+    private final KeyDirectory keys;
+    private final ProverService service;
+    private final HealthStatusManager health;
+    private final ScheduledExecutorService ticker;
+    private final ExecutorService completions;
+    private final Duration drainTimeout;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private CuzkServer(Builder b, KeyDirectory keys) throws IOException {
+        this.keys = keys;
+        this.drainTimeout = b.drainTimeout;
+        this.completions = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("cuzk-serve-results-", 0).factory());
+        this.ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("cuzk-serve-ticker").factory());
+        this.engine = Engine.start(b.engine);
+        try {
+            // after the drain, late completions (a cancelled job's release) run on the caller's thread
+            java.util.concurrent.Executor results = r -> {
+                try {
+                    completions.execute(r);
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    r.run();
+                }
+            };
+            this.service = new ProverService(engine, keys, new ServerLimits(b.maxWitnessBytes, b.maxQueuedPartitions, b.resultTtl),
+                    results);
+            this.health = new HealthStatusManager();
+            ServerBuilder<?> sb;
+            if (b.inProcessName != null) {
+                sb = InProcessServerBuilder.forName(b.inProcessName);
+            } else {
+                ServerCredentials creds = b.tlsCert != null ? TlsServerCredentials.create(b.tlsCert.toFile(), b.tlsKey.toFile())
+                        : InsecureServerCredentials.create();
+                sb = NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.port), creds);
+            }
+            sb.maxInboundMessageSize(b.maxMessageBytes);
+            if (b.token != null) {
+                TokenCheck check = new TokenCheck(b.token);
+                sb.addService(ServerInterceptors.intercept(service, check));
+                sb.addService(ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance(), check));
+            } else {
+                sb.addService(service);
+                sb.addService(ProtoReflectionServiceV1.newInstance());
+            }
+            sb.addService(health.getHealthService());
+            this.server = sb.build().start();
+            health.setStatus("", ServingStatus.SERVING);
+            health.setStatus(SERVICE, ServingStatus.SERVING);
+            ticker.scheduleWithFixedDelay(this::tick, 100, 100, TimeUnit.MILLISECONDS);
+        } catch (IOException | RuntimeException e) {
+            engine.shutdownNow();
+            completions.shutdownNow();
+            ticker.shutdownNow();
+            throw e;
+        }
+    }
+
+    private void tick() {
+        try {
+            service.tick();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + e);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port = 7878;
+        private String inProcessName;
+        private Path keyDir;
+        private boolean preload;
+        private Config engine;
+        private Path tlsCert, tlsKey;
+        private boolean insecure;
+        private String token;
+        private Duration drainTimeout = Duration.ofSeconds(60);
+        private Duration resultTtl = Duration.ofMinutes(10);
+        private long maxWitnessBytes = 1L << 30;
+        private long maxQueuedPartitions = 10_000;
+        private int maxMessageBytes = 8 << 20;
+
+        /** Where to listen: 127.0.0.1:7878 by default; port 0 picks a free port ({@link #port()} says which). */
+        public Builder listen(String host, int port) {
+            this.host = Objects.requireNonNull(host, "host");
+            this.port = port;
+            return this;
+        }
+
+        /** An in-process server of that name instead of a socket (tests). */
+        public Builder inProcess(String name) {
+            this.inProcessName = name;
+            return this;
+        }
+
+        /** The folder whose .zkey files the daemon serves. */
+        public Builder keys(Path dir) {
+            this.keyDir = dir;
+            return this;
+        }
+
+        /** Read every key at start instead of at its first job. */
+        public Builder preload(boolean v) {
+            this.preload = v;
+            return this;
+        }
+
+        public Builder engine(Config config) {
+            this.engine = config;
+            return this;
+        }
+
+        /** TLS with this certificate chain and private key (PEM). */
+        public Builder tls(Path cert, Path key) {
+            this.tlsCert = cert;
+            this.tlsKey = key;
+            return this;
+        }
+
+        /** Allows plaintext on an address other than loopback. */
+        public Builder insecure(boolean v) {
+            this.insecure = v;
+            return this;
+        }
+
+        /** A bearer token every call but health must carry. */
+        public Builder token(String token) {
+            this.token = token == null || token.isBlank() ? null : token.strip();
+            return this;
+        }
+
+        public Builder drainTimeout(Duration d) {
+            this.drainTimeout = d;
+            return this;
+        }
+
+        public Builder resultTtl(Duration d) {
+            this.resultTtl = d;
+            return this;
+        }
+
+        public Builder maxWitnessBytes(long v) {
+            this.maxWitnessBytes = v;
+            return this;
+        }
+
+        public Builder maxQueuedPartitions(long v) {
+            this.maxQueuedPartitions = v;
+            return this;
+        }
+
+        public Builder maxMessageBytes(int v) {
+            this.maxMessageBytes = v;
+            return this;
+        }
+
+        /** Checks the settings, scans the keys and starts serving. */
+        public CuzkServer start() throws IOException {
+            if (keyDir == null) {
+                throw new IllegalArgumentException("the daemon needs a key folder (--keys DIR)");
+            }
+            if ((tlsCert == null) != (tlsKey == null)) {
+                throw new IllegalArgumentException("TLS needs both a certificate (--tls-cert) and its key (--tls-key)");
+            }
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("the port must be 0..65535: " + port);
+            }
+            if (maxWitnessBytes <= 0 || maxQueuedPartitions <= 0 || maxMessageBytes < 1 << 20) {
+                throw new IllegalArgumentException("the limits must be positive and messages at least 1 MiB");
+            }
+            if (drainTimeout.isNegative() || resultTtl.isNegative()) {
+                throw new IllegalArgumentException("the drain and result times must not be negative");
+            }
+            if (inProcessName == null && tlsCert == null && !insecure && !loopback(host)) {
+                throw new IllegalArgumentException("listening on " + host + ", which is not a loopback address, needs TLS"
+                        + " (--tls-cert and --tls-key) or an explicit --insecure");
+            }
+            if (engine == null) {
+                engine = Config.builder().build();
+            }
+            KeyDirectory keys = KeyDirectory.scan(keyDir);
+            try {
+                if (preload) {
+                    keys.preload();
+                }
+                return new CuzkServer(this, keys);
+            } catch (IOException | RuntimeException e) {
+                keys.close();
+                throw e;
+            }
+        }
+    }
+
+    static boolean loopback(String host) {
+        try {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The port listened on (the one chosen when asked for port 0); -1 in process. */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** How many keys the folder holds. */
+    public int keyCount() {
+        return keys.size();
+    }
+
+    public Path keyFolder() {
+        return keys.dir();
+    }
+
+    /** Waits until the server has stopped. */
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    static String version() {
+        String v = CuzkServer.class.getPackage().getImplementationVersion();
+        return v != null ? v : "0.1.0-SNAPSHOT";
+    }
+
+    /**
+     * Stops accepting jobs, lets the accepted ones finish for up to timeout, cancels the rest
+     * (their clients get CANCELLED with the reason), then stops the server and the engine. Returns
+     * how many jobs it had to cancel. An interrupt ends the wait early (the rest is cancelled) and
+     * is kept for the caller to see. Only the first call drains; later ones return 0.
+     */
+    public int drain(Duration timeout) {
+        if (!closed.compareAndSet(false, true)) {
+            return 0;
+        }
+        boolean interrupted = false;
+        service.drain();
+        health.setStatus("", ServingStatus.NOT_SERVING);
+        health.setStatus(SERVICE, ServingStatus.NOT_SERVING);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!service.running().isEmpty() && System.nanoTime() < deadline && !interrupted) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        List<ServerJob> left = service.running();
+        for (ServerJob j : left) {
+            j.cancelReason = "the daemon shut down before the job finished (drain time " + timeout.toSeconds() + " s)";
+            j.handle.cancel();
+        }
+        for (ServerJob j : left) {
+            try {
+                j.done.get(10, TimeUnit.SECONDS); // its watchers have been told
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+                LOG.log(System.Logger.Level.WARNING, "cuzk serve: job " + j.id + " did not end after its cancellation: " + e);
+            }
+        }
+        service.tick(); // final events to any watcher still attached
+        health.enterTerminalState();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+                server.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+            server.shutdownNow();
+        }
+        ticker.shutdownNow();
+        engine.close();
+        completions.shutdown();
+        keys.close();
+        if (!left.isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "cuzk serve: cancelled " + left.size() + " jobs that did not finish within the drain time");
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return left.size();
+    }
+
+    /** Drains for the configured drain time ({@link #drain}). */
+    @Override
+    public void close() {
+        drain(drainTimeout);
+    }
+}

@@ -1,0 +1,208 @@
+package io.cuzk.server;
+
+import io.cuzk.api.v1.KeyInfo;
+import io.cuzk.groth16.ProvingKey;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The daemon's proving keys: every {@code .zkey} file of one folder, found when the daemon starts,
+ * named by its file name (with or without {@code .zkey}) and by {@code sha256:<hex>} of its
+ * bytes. A key is read into memory the daemon owns when a job first needs it (or at start, with
+ * preload) and stays resident until the daemon stops, so a file changed or removed on disk
+ * afterwards changes nothing for the daemon. Clients never name a path.
+ */
+final class KeyDirectory implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("io.cuzk.server");
+
+    /** One key file: its shape and hash from the scan, the key once loaded. */
+    static final class Entry {
+        final String name;
+        final Path file;
+        final long fileBytes;
+        final ProvingKey.Shape shape;
+        volatile String sha256;
+        private volatile ProvingKey key;
+
+        Entry(String name, Path file, long fileBytes, ProvingKey.Shape shape, String sha256) {
+            this.name = name;
+            this.file = file;
+            this.fileBytes = fileBytes;
+            this.shape = shape;
+            this.sha256 = sha256;
+        }
+
+        /** The key, read on first use; concurrent first users wait for one read. */
+        ProvingKey key() throws IOException {
+            ProvingKey k = key;
+            if (k == null) {
+                synchronized (this) {
+                    k = key;
+                    if (k == null) {
+                        k = ProvingKey.read(file);
+                        // the file as it is after the read: a file rewritten since the scan gets its new name
+                        String loaded;
+                        try {
+                            loaded = sha256(file);
+                        } catch (IOException | RuntimeException e) {
+                            k.close();
+                            throw e;
+                        }
+                        if (!loaded.equals(sha256)) {
+                            LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + file + " changed since the daemon started;"
+                                    + " key " + name + " is now sha256:" + loaded);
+                            sha256 = loaded;
+                        }
+                        key = k;
+                    }
+                }
+            }
+            return k;
+        }
+
+        boolean resident() {
+            return key != null;
+        }
+
+        KeyInfo info() {
+            return KeyInfo.newBuilder().setName(name).setSha256(sha256).setCurve(shape.curve().snarkjsName())
+                    .setDomainSize(shape.domainSize()).setVariables(shape.nVars()).setPublicSignals(shape.nPublic())
+                    .setFileBytes(fileBytes).setResident(resident()).build();
+        }
+
+        synchronized void close() {
+            if (key != null) {
+                key.close();
+                key = null;
+            }
+        }
+    }
+
+    private final Path dir;
+    private final Map<String, Entry> byName = new TreeMap<>();
+
+    private KeyDirectory(Path dir) {
+        this.dir = dir;
+    }
+
+    /**
+     * Scans dir for .zkey files (regular files, symlinks not followed), reading each header and
+     * hashing each file once. A file that is not a valid key is skipped with a warning.
+     */
+    static KeyDirectory scan(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException("the key folder " + dir + " is not a directory");
+        }
+        KeyDirectory d = new KeyDirectory(dir);
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.zkey")) {
+            for (Path f : files) {
+                if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    LOG.log(System.Logger.Level.WARNING, "cuzk serve: skipping " + f + ": not a regular file");
+                    continue;
+                }
+                String file = f.getFileName().toString();
+                String name = file.substring(0, file.length() - ".zkey".length());
+                try {
+                    ProvingKey.Shape shape = ProvingKey.shape(f);
+                    d.byName.put(name, new Entry(name, f, Files.size(f), shape, sha256(f)));
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cuzk serve: skipping " + f + ": " + e.getMessage());
+                }
+            }
+        }
+        return d;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    int size() {
+        return byName.size();
+    }
+
+    /** Reads every key now (--preload). */
+    void preload() throws IOException {
+        for (Entry e : byName.values()) {
+            e.key();
+        }
+    }
+
+    /** The entry a client's name means, or null: "name", "name.zkey" or "sha256:<hex>". */
+    Entry find(String name) {
+        if (name == null || name.isEmpty()) {
+            return null;
+        }
+        if (name.startsWith("sha256:")) {
+            String hex = name.substring("sha256:".length()).toLowerCase(Locale.ROOT);
+            for (Entry e : byName.values()) {
+                if (e.sha256.equals(hex)) {
+                    return e;
+                }
+            }
+            return null;
+        }
+        Entry e = byName.get(name);
+        if (e == null && name.endsWith(".zkey")) {
+            e = byName.get(name.substring(0, name.length() - ".zkey".length()));
+        }
+        return e;
+    }
+
+    List<KeyInfo> list() {
+        List<KeyInfo> out = new ArrayList<>();
+        for (Entry e : byName.values()) {
+            out.add(e.info());
+        }
+        return out;
+    }
+
+    List<KeyInfo> resident() {
+        List<KeyInfo> out = new ArrayList<>();
+        for (Entry e : byName.values()) {
+            if (e.resident()) {
+                out.add(e.info());
+            }
+        }
+        return out;
+    }
+
+    static String sha256(Path f) throws IOException {
+        MessageDigest md = sha256();
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(f, LinkOption.NOFOLLOW_LINKS)) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                md.update(buf, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Entry e : byName.values()) {
+            e.close();
+        }
+    }
+}

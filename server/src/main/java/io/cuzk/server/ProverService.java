@@ -1,0 +1,467 @@
+package io.cuzk.server;
+
+import com.google.protobuf.ByteString;
+import io.cuzk.api.v1.AwaitRequest;
+import io.cuzk.api.v1.CancelReply;
+import io.cuzk.api.v1.CancelRequest;
+import io.cuzk.api.v1.DeviceStatus;
+import io.cuzk.api.v1.JobEvent;
+import io.cuzk.api.v1.JobResult;
+import io.cuzk.api.v1.JobSpec;
+import io.cuzk.api.v1.JobState;
+import io.cuzk.api.v1.ListKeysReply;
+import io.cuzk.api.v1.ListKeysRequest;
+import io.cuzk.api.v1.MemoryStatus;
+import io.cuzk.api.v1.Percentiles;
+import io.cuzk.api.v1.ProveRequest;
+import io.cuzk.api.v1.ProverGrpc;
+import io.cuzk.api.v1.Status;
+import io.cuzk.api.v1.StatusRequest;
+import io.cuzk.api.v1.SubmitReply;
+import io.cuzk.api.v1.SubmitRequest;
+import io.cuzk.api.v1.WitnessChunk;
+import io.cuzk.engine.BudgetExceededException;
+import io.cuzk.engine.Engine;
+import io.cuzk.engine.EngineStatus;
+import io.cuzk.engine.Job;
+import io.cuzk.engine.JobHandle;
+import io.cuzk.engine.PartitionState;
+import io.cuzk.engine.Priority;
+import io.cuzk.groth16.ProvingKey;
+import io.cuzk.groth16.Witness;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The cuzk.v1.Prover service over one engine and one key folder. Every failure a client causes
+ * is a gRPC status naming what is wrong; none reaches the engine's threads or another job.
+ */
+final class ProverService extends ProverGrpc.ProverImplBase {
+    static final int MAX_CLIENT_ID = 128;
+
+    private final Engine engine;
+    private final KeyDirectory keys;
+    private final ServerLimits limits;
+    private final Executor completions;
+    private final long startedNanos = System.nanoTime();
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong queuedPartitions = new AtomicLong();
+    final Map<Long, ServerJob> jobs = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<ServerJob>> byClientId = new ConcurrentHashMap<>();
+    private volatile boolean draining;
+
+    ProverService(Engine engine, KeyDirectory keys, ServerLimits limits, Executor completions) {
+        this.engine = engine;
+        this.keys = keys;
+        this.limits = limits;
+        this.completions = completions;
+    }
+
+    void drain() {
+        draining = true;
+    }
+
+    boolean draining() {
+        return draining;
+    }
+
+    /** Jobs accepted and not ended. */
+    List<ServerJob> running() {
+        List<ServerJob> out = new ArrayList<>();
+        for (ServerJob j : jobs.values()) {
+            if (j.end() == null) {
+                out.add(j);
+            }
+        }
+        return out;
+    }
+
+    // ---- accepting jobs -------------------------------------------------------------------------
+
+    private static StatusRuntimeException status(io.grpc.Status s, String message) {
+        return s.withDescription(message).asRuntimeException();
+    }
+
+    private void requireAccepting() {
+        if (draining) {
+            throw status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down and accepts no new jobs");
+        }
+    }
+
+    private void checkSpec(JobSpec spec, int witnesses) {
+        if (spec.getKey().isEmpty()) {
+            throw status(io.grpc.Status.INVALID_ARGUMENT, "the job names no key");
+        }
+        if (witnesses == 0) {
+            throw status(io.grpc.Status.INVALID_ARGUMENT, "the job has no witness");
+        }
+        if (spec.getPartitions() != 0 && spec.getPartitions() != witnesses) {
+            throw status(io.grpc.Status.INVALID_ARGUMENT, "the job declares " + spec.getPartitions() + " partitions but carries "
+                    + witnesses + " witnesses");
+        }
+        if (spec.getClientJobId().length() > MAX_CLIENT_ID) {
+            throw status(io.grpc.Status.INVALID_ARGUMENT, "the client job id is longer than " + MAX_CLIENT_ID + " characters");
+        }
+    }
+
+    static Priority priority(io.cuzk.api.v1.Priority p) {
+        return switch (p) {
+            case PRIORITY_LOW -> Priority.LOW;
+            case PRIORITY_HIGH -> Priority.HIGH;
+            case PRIORITY_CRITICAL -> Priority.CRITICAL;
+            default -> Priority.NORMAL;
+        };
+    }
+
+    /** Accepts a job, or answers with the job its client id names; never proves one id twice. */
+    private SubmitReply accept(JobSpec spec, List<ByteString> witnesses) {
+        requireAccepting();
+        checkSpec(spec, witnesses.size());
+        String clientId = spec.getClientJobId();
+        if (clientId.isEmpty()) {
+            return SubmitReply.newBuilder().setJobId(create(spec, witnesses).id).build();
+        }
+        CompletableFuture<ServerJob> mine = new CompletableFuture<>();
+        CompletableFuture<ServerJob> first = byClientId.putIfAbsent(clientId, mine);
+        if (first != null) {
+            ServerJob j = first.join(); // the first submission's outcome: its job, or its error
+            if (!j.key.equals(spec.getKey()) || j.partitions != witnesses.size()) {
+                throw status(io.grpc.Status.ALREADY_EXISTS, "client job id " + clientId + " names job " + j.id + " of key " + j.key
+                        + " with " + j.partitions + " partitions, not this one");
+            }
+            return SubmitReply.newBuilder().setJobId(j.id).setExisting(true).build();
+        }
+        try {
+            ServerJob j = create(spec, witnesses);
+            mine.complete(j);
+            return SubmitReply.newBuilder().setJobId(j.id).build();
+        } catch (RuntimeException e) {
+            byClientId.remove(clientId, mine); // a failed submission leaves the id free
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    private ServerJob create(JobSpec spec, List<ByteString> witnessBytes) {
+        KeyDirectory.Entry entry = keys.find(spec.getKey());
+        if (entry == null) {
+            throw status(io.grpc.Status.NOT_FOUND, "no key named " + spec.getKey() + " in the daemon's key folder (ListKeys lists them)");
+        }
+        int n = witnessBytes.size();
+        long queued = queuedPartitions.addAndGet(n);
+        boolean accepted = false;
+        Arena arena = Arena.ofShared();
+        List<Witness> witnesses = new ArrayList<>(n);
+        try {
+            if (queued > limits.maxQueuedPartitions()) {
+                throw status(io.grpc.Status.RESOURCE_EXHAUSTED, "the daemon's queue is full: " + (queued - n) + " partitions wait and"
+                        + " the limit is " + limits.maxQueuedPartitions());
+            }
+            ProvingKey key;
+            try {
+                key = entry.key();
+            } catch (IOException | RuntimeException e) {
+                throw status(io.grpc.Status.FAILED_PRECONDITION, "the daemon cannot read key " + entry.name + ": " + e.getMessage());
+            }
+            for (int i = 0; i < n; i++) {
+                ByteString b = witnessBytes.get(i);
+                try {
+                    MemorySegment seg = arena.allocate(Math.max(1, b.size()), 8);
+                    b.copyTo(seg.asByteBuffer());
+                    Witness w = Witness.parse("partition " + i, seg.asSlice(0, b.size()));
+                    witnesses.add(w);
+                    w.requireFits(key);
+                } catch (RuntimeException e) {
+                    throw status(io.grpc.Status.INVALID_ARGUMENT, "witness of partition " + i + ": " + e.getMessage());
+                }
+            }
+            JobHandle h;
+            try {
+                h = engine.submit(Job.of(key, witnesses, priority(spec.getPriority())));
+            } catch (BudgetExceededException e) {
+                throw status(io.grpc.Status.RESOURCE_EXHAUSTED, e.getMessage());
+            } catch (IllegalStateException e) {
+                throw status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down: " + e.getMessage());
+            }
+            ServerJob job = new ServerJob(ids.incrementAndGet(), spec.getClientJobId(), entry.name, h, arena, witnesses);
+            jobs.put(job.id, job);
+            accepted = true;
+            // built off the engine's threads: a finalizer completes the future and must not wait for JSON
+            h.future().whenCompleteAsync((proofs, error) -> {
+                queuedPartitions.addAndGet(-n);
+                job.ended(proofs, error);
+            }, completions);
+            // the witnesses live until the engine lets go of them: a cancelled job's partitions
+            // on a device still read them after its future completed
+            h.released().whenCompleteAsync((v, error) -> job.free(), completions);
+            return job;
+        } finally {
+            if (!accepted) {
+                queuedPartitions.addAndGet(-n);
+                for (Witness w : witnesses) {
+                    w.close();
+                }
+                arena.close();
+            }
+        }
+    }
+
+    @Override
+    public StreamObserver<SubmitRequest> submit(StreamObserver<SubmitReply> reply) {
+        return new StreamObserver<>() {
+            private JobSpec spec;
+            private final List<ByteString> parts = new ArrayList<>();
+            private long bytes;
+            private boolean failed;
+
+            private void fail(StatusRuntimeException e) {
+                failed = true;
+                parts.clear();
+                reply.onError(e);
+            }
+
+            @Override
+            public void onNext(SubmitRequest m) {
+                if (failed) {
+                    return;
+                }
+                if (spec == null) {
+                    if (!m.hasSpec()) {
+                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "the first Submit message must hold the job's spec"));
+                        return;
+                    }
+                    spec = m.getSpec();
+                    if (spec.getPartitions() == 0) {
+                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "the job's spec declares no partitions"));
+                        return;
+                    }
+                    if (draining) {
+                        fail(status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"));
+                        return;
+                    }
+                } else if (m.hasSpec()) {
+                    fail(status(io.grpc.Status.INVALID_ARGUMENT, "a Submit stream holds one spec, in its first message"));
+                    return;
+                }
+                for (WitnessChunk c : m.getChunksList()) {
+                    int p = c.getPartition();
+                    if (p >= spec.getPartitions() || p < parts.size() - 1) {
+                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "a witness chunk for partition " + p + " after partition "
+                                + (parts.size() - 1) + " of " + spec.getPartitions() + " (chunks come in partition order)"));
+                        return;
+                    }
+                    if (p > parts.size()) {
+                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "witness chunks skip partition " + parts.size()));
+                        return;
+                    }
+                    bytes += c.getData().size();
+                    if (bytes > limits.maxWitnessBytes()) {
+                        fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job's witnesses exceed the daemon's limit of "
+                                + limits.maxWitnessBytes() + " bytes"));
+                        return;
+                    }
+                    if (p == parts.size()) {
+                        parts.add(c.getData());
+                    } else {
+                        parts.set(p, parts.get(p).concat(c.getData()));
+                    }
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                parts.clear(); // the client went away: nothing was accepted
+            }
+
+            @Override
+            public void onCompleted() {
+                if (failed) {
+                    return;
+                }
+                if (spec == null) {
+                    reply.onError(status(io.grpc.Status.INVALID_ARGUMENT, "an empty Submit stream"));
+                    return;
+                }
+                if (parts.size() != spec.getPartitions()) {
+                    reply.onError(status(io.grpc.Status.INVALID_ARGUMENT, "the job declares " + spec.getPartitions()
+                            + " partitions but the stream carried witnesses for " + parts.size()));
+                    return;
+                }
+                try {
+                    SubmitReply r = accept(spec, List.copyOf(parts));
+                    parts.clear();
+                    reply.onNext(r);
+                    reply.onCompleted();
+                } catch (StatusRuntimeException e) {
+                    reply.onError(e);
+                }
+            }
+        };
+    }
+
+    @Override
+    public void prove(ProveRequest request, StreamObserver<JobResult> reply) {
+        ServerCallStreamObserver<JobResult> call = (ServerCallStreamObserver<JobResult>) reply;
+        ServerJob job;
+        try {
+            long total = 0;
+            for (ByteString w : request.getWitnessesList()) {
+                total += w.size();
+            }
+            if (total > limits.maxWitnessBytes()) {
+                throw status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job's witnesses exceed the daemon's limit of "
+                        + limits.maxWitnessBytes() + " bytes");
+            }
+            JobSpec spec = request.getSpec().toBuilder().clearClientJobId().build();
+            job = jobs.get(accept(spec, request.getWitnessesList()).getJobId());
+        } catch (StatusRuntimeException e) {
+            reply.onError(e);
+            return;
+        }
+        // the caller gone (cancelled, or past its deadline): the job goes too, and its memory
+        call.setOnCancelHandler(() -> {
+            job.cancelReason = "the Prove call was cancelled or its deadline passed";
+            job.handle.cancel();
+        });
+        job.done.thenAccept(end -> {
+            if (call.isCancelled()) {
+                return;
+            }
+            switch (end.getState()) {
+                case JOB_STATE_DONE -> {
+                    reply.onNext(end.getResult());
+                    reply.onCompleted();
+                }
+                case JOB_STATE_CANCELLED -> reply.onError(status(io.grpc.Status.CANCELLED, end.getReason()));
+                default -> reply.onError(status(io.grpc.Status.ABORTED, "job " + job.id + " failed: " + end.getReason()));
+            }
+        });
+    }
+
+    // ---- following, cancelling, watching --------------------------------------------------------
+
+    private ServerJob job(long id) {
+        ServerJob j = jobs.get(id);
+        if (j == null) {
+            throw status(io.grpc.Status.NOT_FOUND, "no job " + id + " (finished jobs are kept for "
+                    + limits.resultTtl().toSeconds() + " s)");
+        }
+        return j;
+    }
+
+    @Override
+    public void await(AwaitRequest request, StreamObserver<JobEvent> reply) {
+        ServerJob j;
+        try {
+            j = job(request.getJobId());
+        } catch (StatusRuntimeException e) {
+            reply.onError(e);
+            return;
+        }
+        ServerCallStreamObserver<JobEvent> call = (ServerCallStreamObserver<JobEvent>) reply;
+        ServerJob.Watcher w = new ServerJob.Watcher(call);
+        call.setOnCancelHandler(() -> {
+            w.close();
+            j.watchers.remove(w);
+        });
+        j.watchers.add(w);
+        w.offer(j.event()); // now, and again from ticks until the end (which ended() sends too)
+        if (j.end() != null) {
+            w.offer(j.end());
+        }
+    }
+
+    /** Sends progress to every watcher whose job moved on; drops finished jobs past their result time. */
+    void tick() {
+        long now = System.nanoTime();
+        for (ServerJob j : jobs.values()) {
+            JobEvent end = j.end();
+            if (end != null) {
+                for (ServerJob.Watcher w : j.watchers) {
+                    w.offer(end);
+                }
+                j.watchers.removeIf(ServerJob.Watcher::closed);
+                if (now - j.endedAtNanos > limits.resultTtl().toNanos() && j.watchers.isEmpty()) {
+                    jobs.remove(j.id);
+                    if (!j.clientJobId.isEmpty()) {
+                        byClientId.remove(j.clientJobId);
+                    }
+                }
+                continue;
+            }
+            if (!j.watchers.isEmpty()) {
+                JobEvent e = j.event();
+                for (ServerJob.Watcher w : j.watchers) {
+                    w.offer(e);
+                }
+                j.watchers.removeIf(ServerJob.Watcher::closed);
+            }
+        }
+    }
+
+    @Override
+    public void cancel(CancelRequest request, StreamObserver<CancelReply> reply) {
+        ServerJob j;
+        try {
+            j = job(request.getJobId());
+        } catch (StatusRuntimeException e) {
+            reply.onError(e);
+            return;
+        }
+        boolean cancelled = j.handle.cancel();
+        JobState state = cancelled ? JobState.JOB_STATE_CANCELLED : j.event().getState();
+        reply.onNext(CancelReply.newBuilder().setCancelled(cancelled).setState(state).build());
+        reply.onCompleted();
+    }
+
+    @Override
+    public void getStatus(StatusRequest request, StreamObserver<Status> reply) {
+        reply.onNext(status());
+        reply.onCompleted();
+    }
+
+    Status status() {
+        EngineStatus s = engine.status();
+        Status.Builder b = Status.newBuilder();
+        for (EngineStatus.Device d : s.devices()) {
+            b.addDevices(DeviceStatus.newBuilder().setName(d.name()).setPartitions(d.partitions()).setUtilization(d.utilization())
+                    .setRecentUtilization(d.recentUtilization()).setGapsMs(percentiles(d.gapsMs())).setLongestChain(d.longestChain())
+                    .setBusySeconds(d.busySeconds()));
+        }
+        for (Map.Entry<PartitionState, Integer> q : s.queues().entrySet()) {
+            b.putPartitions(q.getKey().name().toLowerCase(java.util.Locale.ROOT), q.getValue());
+        }
+        EngineStatus.Memory m = s.memory();
+        b.setMemory(MemoryStatus.newBuilder().setBudgetBytes(m.budgetCapacity()).setBudgetUsedBytes(m.budgetUsed())
+                .setBudgetPeakBytes(m.budgetPeak()).setPoolBytes(m.poolAllocated()).setPoolInUseBytes(m.poolInUse())
+                .setPoolIdleBytes(m.poolIdle()).setPoolPeakBytes(m.poolPeak()).setPoolReturnedBytes(m.poolReturnedBytes())
+                .setPinnedBytes(m.pinned()));
+        b.addAllResidentKeys(keys.resident());
+        EngineStatus.Counters c = s.counters();
+        b.setJobsSubmitted(c.jobsSubmitted()).setJobsDone(c.jobsDone()).setJobsFailed(c.jobsFailed())
+                .setJobsCancelled(c.jobsCancelled()).setPartitionsDone(c.partitionsDone());
+        b.setDraining(draining).setUptimeSeconds((System.nanoTime() - startedNanos) / 1e9).setVersion(CuzkServer.version());
+        return b.build();
+    }
+
+    private static Percentiles percentiles(EngineStatus.Percentiles p) {
+        return Percentiles.newBuilder().setP50(p.p50()).setP99(p.p99()).setMax(p.max()).setCount(p.count()).build();
+    }
+
+    @Override
+    public void listKeys(ListKeysRequest request, StreamObserver<ListKeysReply> reply) {
+        reply.onNext(ListKeysReply.newBuilder().addAllKeys(keys.list()).build());
+        reply.onCompleted();
+    }
+}

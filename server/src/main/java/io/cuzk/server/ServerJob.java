@@ -1,0 +1,194 @@
+package io.cuzk.server;
+
+import com.google.protobuf.ByteString;
+import io.cuzk.Curve;
+import io.cuzk.Point;
+import io.cuzk.api.v1.JobEvent;
+import io.cuzk.api.v1.JobResult;
+import io.cuzk.api.v1.JobState;
+import io.cuzk.api.v1.PartitionProof;
+import io.cuzk.engine.JobHandle;
+import io.cuzk.engine.PartitionState;
+import io.cuzk.groth16.Proof;
+import io.cuzk.groth16.Witness;
+import io.grpc.stub.ServerCallStreamObserver;
+import java.lang.foreign.Arena;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One job the daemon accepted: the engine's handle, the witnesses it owns until the job ends, and
+ * once it ends, its final event (the proofs, or why not), kept for the result time. Clients
+ * following it with Await are its watchers.
+ */
+final class ServerJob {
+    final long id;
+    final String clientJobId;
+    final String key;
+    final int partitions;
+    final JobHandle handle;
+    private final Arena arena;
+    private final List<Witness> witnesses;
+    /** Set before the daemon cancels a job itself, so its watchers learn why. */
+    volatile String cancelReason;
+    private volatile JobEvent end;
+    volatile long endedAtNanos;
+    final List<Watcher> watchers = new CopyOnWriteArrayList<>();
+    /** Completed with the final event once it is recorded. */
+    final CompletableFuture<JobEvent> done = new CompletableFuture<>();
+
+    ServerJob(long id, String clientJobId, String key, JobHandle handle, Arena arena, List<Witness> witnesses) {
+        this.id = id;
+        this.clientJobId = clientJobId;
+        this.key = key;
+        this.partitions = witnesses.size();
+        this.handle = handle;
+        this.arena = arena;
+        this.witnesses = witnesses;
+    }
+
+    /** A client following the job; sends are serialized by the watcher's lock. */
+    static final class Watcher {
+        final ServerCallStreamObserver<JobEvent> out;
+        private JobState lastState;
+        private int lastDone = -1;
+        private boolean closed;
+
+        Watcher(ServerCallStreamObserver<JobEvent> out) {
+            this.out = out;
+        }
+
+        /** Sends e if it says something new; ends the stream after a final event. */
+        synchronized void offer(JobEvent e) {
+            if (closed || (e.getState() == lastState && e.getPartitionsDone() == lastDone)) {
+                return;
+            }
+            lastState = e.getState();
+            lastDone = e.getPartitionsDone();
+            try {
+                out.onNext(e);
+                if (terminal(e.getState())) {
+                    closed = true;
+                    out.onCompleted();
+                }
+            } catch (RuntimeException gone) {
+                closed = true; // the client cancelled or went away
+            }
+        }
+
+        synchronized boolean closed() {
+            return closed;
+        }
+
+        synchronized void close() {
+            closed = true;
+        }
+    }
+
+    static boolean terminal(JobState s) {
+        return s == JobState.JOB_STATE_DONE || s == JobState.JOB_STATE_FAILED || s == JobState.JOB_STATE_CANCELLED;
+    }
+
+    /** The final event, or null while the job runs. */
+    JobEvent end() {
+        return end;
+    }
+
+    /** Where the job is now: its final event once it ended, else its progress. */
+    JobEvent event() {
+        JobEvent e = end;
+        if (e != null) {
+            return e;
+        }
+        List<PartitionState> states = handle.partitionStates();
+        int done = 0;
+        boolean synth = false, proving = false, finalizing = false;
+        for (PartitionState s : states) {
+            switch (s) {
+                case DONE -> done++;
+                case SYNTHESIZING, READY -> synth = true;
+                case PROVING -> proving = true;
+                case FINALIZING -> finalizing = true;
+                default -> { }
+            }
+        }
+        JobState state = proving ? JobState.JOB_STATE_PROVING : finalizing ? JobState.JOB_STATE_FINALIZING
+                : synth ? JobState.JOB_STATE_SYNTHESIZING : JobState.JOB_STATE_QUEUED;
+        return JobEvent.newBuilder().setJobId(id).setState(state).setPartitions(partitions).setPartitionsDone(done).build();
+    }
+
+    /**
+     * Records the job's end (called once, off the engine's threads) and tells its watchers.
+     */
+    void ended(List<Proof> proofs, Throwable error) {
+        JobEvent.Builder e = JobEvent.newBuilder().setJobId(id).setPartitions(partitions);
+        if (error == null) {
+            JobResult.Builder r = JobResult.newBuilder().setJobId(id);
+            for (Proof p : proofs) {
+                r.addProofs(proof(p));
+            }
+            e.setState(JobState.JOB_STATE_DONE).setPartitionsDone(partitions).setResult(r);
+        } else {
+            Throwable t = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (t instanceof CancellationException) {
+                String why = cancelReason;
+                e.setState(JobState.JOB_STATE_CANCELLED).setReason(why != null ? why : "job " + id + " was cancelled");
+            } else {
+                e.setState(JobState.JOB_STATE_FAILED).setReason(t.getMessage() != null ? t.getMessage() : t.toString());
+            }
+        }
+        endedAtNanos = System.nanoTime();
+        end = e.build();
+        for (Watcher w : watchers) {
+            w.offer(end);
+        }
+        done.complete(end);
+    }
+
+    /** Frees the witnesses: called once the engine released the job (after its end, or later for a cancelled one). */
+    void free() {
+        try {
+            for (Witness w : witnesses) {
+                w.close();
+            }
+        } finally {
+            arena.close();
+        }
+    }
+
+    static PartitionProof proof(Proof p) {
+        PartitionProof.Builder b = PartitionProof.newBuilder().setProofJson(p.proofJson() + "\n").setPublicJson(p.publicJson() + "\n")
+                .setProof(ByteString.copyFrom(raw(p)));
+        for (BigInteger s : p.publicSignals()) {
+            b.addPublicSignals(s.toString());
+        }
+        return b.build();
+    }
+
+    /** pi_a, pi_b, pi_c affine and big-endian, each coordinate the base field's width; zeros for infinity. */
+    static byte[] raw(Proof p) {
+        Curve c = p.curve();
+        int w = c.fpBytes();
+        byte[] out = new byte[8 * w];
+        put(out, 0, w, p.piA(), 2);
+        put(out, 2 * w, w, p.piB(), 4);
+        put(out, 6 * w, w, p.piC(), 2);
+        return out;
+    }
+
+    private static void put(byte[] out, int at, int w, Point pt, int n) {
+        if (pt.isInfinity()) {
+            return;
+        }
+        BigInteger[] xy = pt.coordinates();
+        for (int i = 0; i < n; i++) {
+            byte[] b = xy[i].toByteArray();
+            int len = Math.min(b.length, w);
+            System.arraycopy(b, b.length - len, out, at + (i + 1) * w - len, len);
+        }
+    }
+}

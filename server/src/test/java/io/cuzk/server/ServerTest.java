@@ -1,0 +1,347 @@
+package io.cuzk.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cuzk.api.CuzkClient;
+import io.cuzk.api.v1.JobEvent;
+import io.cuzk.api.v1.JobResult;
+import io.cuzk.api.v1.JobState;
+import io.cuzk.api.v1.KeyInfo;
+import io.cuzk.api.v1.PartitionProof;
+import io.cuzk.api.v1.Priority;
+import io.cuzk.api.v1.Status;
+import io.cuzk.groth16.Witness;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every call of the daemon's API and every error it answers with, against an in-process daemon
+ * serving the bundled sample (BN254 Poseidon). The proofs' validity is checked by snarkjs in the
+ * integration tests (DaemonIT); here: their shape, their public signals, one result per job.
+ */
+class ServerTest {
+    static final Duration WAIT = Duration.ofMinutes(2);
+    static final AtomicInteger NAMES = new AtomicInteger();
+    static Path sample = Path.of("..", "samples", "poseidon-bn254").toAbsolutePath().normalize();
+    static byte[] wtns;
+    static List<BigInteger> publicSignals;
+
+    @TempDir
+    static Path keys;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        Files.copy(sample.resolve("circuit.zkey"), keys.resolve("poseidon.zkey"));
+        Files.writeString(keys.resolve("notes.txt"), "not a key");
+        Files.writeString(keys.resolve("broken.zkey"), "not a key either");
+        wtns = Files.readAllBytes(sample.resolve("witness.wtns"));
+        try (Witness w = Witness.read(sample.resolve("witness.wtns"))) {
+            publicSignals = w.publicSignals(io.cuzk.groth16.ProvingKey.shape(sample.resolve("circuit.zkey")).nPublic());
+        }
+    }
+
+    record Daemon(CuzkServer server, String name) implements AutoCloseable {
+        CuzkClient client(String token) {
+            ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
+            return CuzkClient.of(ch, token);
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
+    }
+
+    static Daemon daemon(java.util.function.UnaryOperator<CuzkServer.Builder> settings) throws Exception {
+        String name = "cuzk-test-" + NAMES.incrementAndGet();
+        CuzkServer s = settings.apply(CuzkServer.builder().inProcess(name).keys(keys).drainTimeout(Duration.ofSeconds(30))).start();
+        return new Daemon(s, name);
+    }
+
+    static void assertProof(PartitionProof p) {
+        assertTrue(p.getProofJson().contains("\"protocol\": \"groth16\"") && p.getProofJson().contains("\"curve\": \"bn128\""),
+                p.getProofJson());
+        assertEquals(publicSignals.stream().map(BigInteger::toString).toList(), p.getPublicSignalsList());
+        assertEquals("[\n \"" + publicSignals.get(0) + "\"\n]\n", p.getPublicJson());
+        assertEquals(8 * 32, p.getProof().size(), "raw proof: 8 coordinates of 32 bytes");
+        // the raw bytes hold the same pi_a.x as proof.json
+        String ax = p.getProofJson().split("\"pi_a\": \\[\n  \"")[1].split("\"")[0];
+        byte[] x = new BigInteger(ax).toByteArray();
+        byte[] want = new byte[32];
+        System.arraycopy(x, Math.max(0, x.length - 32), want, 32 - Math.min(32, x.length), Math.min(32, x.length));
+        assertArrayEquals(want, p.getProof().substring(0, 32).toByteArray());
+    }
+
+    @Test
+    void keysAreListedByNameAndHash() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            List<KeyInfo> ks = c.keys();
+            assertEquals(1, ks.size(), "the broken file and the text file are skipped: " + ks);
+            KeyInfo k = ks.get(0);
+            assertEquals("poseidon", k.getName());
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(keys.resolve("poseidon.zkey")));
+            assertEquals(HexFormat.of().formatHex(digest), k.getSha256());
+            assertEquals("bn128", k.getCurve());
+            assertEquals(Files.size(keys.resolve("poseidon.zkey")), k.getFileBytes());
+            assertFalse(k.getResident(), "loaded lazily");
+            // the same key by its file name and by its hash
+            assertEquals(1, c.prove("poseidon.zkey", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount());
+            assertEquals(1, c.prove("sha256:" + k.getSha256(), List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount());
+            assertTrue(c.keys().get(0).getResident());
+            assertEquals(1, c.status().getResidentKeysCount());
+        }
+    }
+
+    @Test
+    void proveSubmitAndAwait() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            JobResult r = c.prove("poseidon", List.of(wtns, wtns), Priority.PRIORITY_HIGH, WAIT);
+            assertEquals(2, r.getProofsCount());
+            r.getProofsList().forEach(ServerTest::assertProof);
+            assertFalse(r.getProofs(0).getProof().equals(r.getProofs(1).getProof()), "fresh blinding per partition");
+
+            CuzkClient.Submitted s = c.submit("poseidon", Collections.nCopies(3, wtns), Priority.PRIORITY_NORMAL, null);
+            assertFalse(s.existing());
+            List<JobEvent> events = new ArrayList<>();
+            Iterator<JobEvent> it = c.events(s.jobId());
+            it.forEachRemaining(events::add);
+            JobEvent last = events.get(events.size() - 1);
+            assertEquals(JobState.JOB_STATE_DONE, last.getState(), events.toString());
+            assertEquals(3, last.getResult().getProofsCount());
+            last.getResult().getProofsList().forEach(ServerTest::assertProof);
+            for (int i = 0; i + 1 < events.size(); i++) {
+                assertTrue(events.get(i).getState().getNumber() <= JobState.JOB_STATE_FINALIZING_VALUE, events.toString());
+            }
+            // a finished job is kept: Await again, and asynchronously
+            assertEquals(last.getResult(), c.await(s.jobId(), WAIT));
+            assertEquals(last.getResult(), c.awaitAsync(s.jobId()).get());
+            Status st = c.status();
+            assertEquals(2, st.getJobsDone());
+            assertEquals(5, st.getPartitionsDone());
+            assertEquals(1, st.getDevicesCount());
+            assertTrue(st.getDevices(0).getPartitions() == 5 && st.getDevices(0).getBusySeconds() > 0, st.toString());
+            assertTrue(st.getMemory().getBudgetBytes() > 0 && st.getMemory().getBudgetUsedBytes() == 0, st.toString());
+            assertTrue(st.getMemory().getPoolBytes() > 0, "the pool holds the partitions' slabs: " + st);
+        }
+    }
+
+    /** Witnesses larger than a message go in 1 MiB chunks; the daemon reassembles them in order. */
+    @Test
+    void largeWitnessesAreStreamedInChunks() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            byte[] padded = java.util.Arrays.copyOf(wtns, 9 << 20); // trailing bytes: accepted with a warning, as snarkjs does
+            CuzkClient.Submitted s = c.submit("poseidon", List.of(padded, wtns), Priority.PRIORITY_NORMAL, null);
+            JobResult r = c.await(s.jobId(), WAIT);
+            assertEquals(2, r.getProofsCount());
+            r.getProofsList().forEach(ServerTest::assertProof);
+        }
+    }
+
+    @Test
+    void aClientJobIdIsProvedOnce() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            List<CompletableFuture<CuzkClient.Submitted>> subs = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                subs.add(c.submitAsync("poseidon", List.of(wtns, wtns), Priority.PRIORITY_NORMAL, "farm-7/sector-42"));
+            }
+            long id = subs.get(0).get().jobId();
+            int fresh = 0;
+            for (CompletableFuture<CuzkClient.Submitted> f : subs) {
+                assertEquals(id, f.get().jobId());
+                fresh += f.get().existing() ? 0 : 1;
+            }
+            assertEquals(1, fresh, "one submission made the job, the others got it");
+            assertEquals(2, c.await(id, WAIT).getProofsCount());
+            assertEquals(id, c.submit("poseidon", List.of(wtns, wtns), Priority.PRIORITY_NORMAL, "farm-7/sector-42").jobId());
+            StatusRuntimeException other = assertThrows(StatusRuntimeException.class,
+                    () -> c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "farm-7/sector-42"));
+            assertEquals(io.grpc.Status.Code.ALREADY_EXISTS, other.getStatus().getCode());
+            Status st = c.status();
+            assertEquals(1, st.getJobsSubmitted(), "proved once");
+            assertEquals(2, st.getPartitionsDone());
+        }
+    }
+
+    static io.grpc.Status.Code code(Throwable t) {
+        while (t != null && !(t instanceof StatusRuntimeException)) {
+            t = t.getCause();
+        }
+        return t == null ? null : ((StatusRuntimeException) t).getStatus().getCode();
+    }
+
+    static String description(Throwable t) {
+        while (t != null && !(t instanceof StatusRuntimeException)) {
+            t = t.getCause();
+        }
+        return t == null ? null : ((StatusRuntimeException) t).getStatus().getDescription();
+    }
+
+    @Test
+    void badRequestsGetTheirStatusAndLeaveTheDaemonServing() throws Exception {
+        try (Daemon d = daemon(b -> b.maxWitnessBytes(4 << 20).maxQueuedPartitions(50)); CuzkClient c = d.client(null)) {
+            Throwable e = assertThrows(RuntimeException.class, () -> c.prove("nope", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT));
+            assertEquals(io.grpc.Status.Code.NOT_FOUND, code(e));
+            assertTrue(description(e).contains("no key named nope"), description(e));
+
+            byte[] truncated = java.util.Arrays.copyOf(wtns, wtns.length - 5);
+            e = assertThrows(RuntimeException.class, () -> c.submit("poseidon", List.of(wtns, truncated), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, code(e));
+            assertTrue(description(e).startsWith("witness of partition 1: "), description(e));
+
+            e = assertThrows(RuntimeException.class,
+                    () -> c.submit("poseidon", List.of(new byte[5 << 20]), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, code(e));
+
+            e = assertThrows(RuntimeException.class, () -> c.submit("poseidon", Collections.nCopies(51, wtns), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, code(e));
+            assertTrue(description(e).contains("queue is full"), description(e));
+
+            e = assertThrows(RuntimeException.class, () -> c.await(12345, WAIT));
+            assertEquals(io.grpc.Status.Code.NOT_FOUND, code(e));
+            e = assertThrows(RuntimeException.class, () -> c.cancel(12345));
+            assertEquals(io.grpc.Status.Code.NOT_FOUND, code(e));
+            e = assertThrows(RuntimeException.class, () -> c.submit("", List.of(wtns), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, code(e));
+            e = assertThrows(RuntimeException.class, () -> c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "x".repeat(129)));
+            assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, code(e));
+
+            // after all that, the daemon proves, and nothing it refused holds memory or a queue place
+            assertEquals(1, c.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount());
+            Status st = c.status();
+            assertEquals(1, st.getJobsSubmitted());
+            assertEquals(0, st.getMemory().getBudgetUsedBytes());
+            assertEquals(50, c.prove("poseidon", Collections.nCopies(50, wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount(),
+                    "exactly the queue limit is accepted");
+        }
+    }
+
+    @Test
+    void cancelEndsTheJobAndTellsItsWatchers() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            CuzkClient.Submitted s = c.submit("poseidon", Collections.nCopies(200, wtns), Priority.PRIORITY_LOW, null);
+            CompletableFuture<JobResult> waiting = c.awaitAsync(s.jobId());
+            assertTrue(c.cancel(s.jobId()).getCancelled());
+            Throwable e = assertThrows(Exception.class, waiting::get);
+            CuzkClient.JobFailedException f = (CuzkClient.JobFailedException) e.getCause();
+            assertEquals(JobState.JOB_STATE_CANCELLED, f.state());
+            assertFalse(c.cancel(s.jobId()).getCancelled(), "a second cancel finds it ended");
+            assertEquals(JobState.JOB_STATE_CANCELLED, c.cancel(s.jobId()).getState());
+            assertEquals(1, c.status().getJobsCancelled());
+            // its memory comes back once partitions on the device finish their kernels
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (c.status().getMemory().getBudgetUsedBytes() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(0, c.status().getMemory().getBudgetUsedBytes());
+        }
+    }
+
+    /** A Prove call whose deadline passes cancels its job on the daemon. */
+    @Test
+    void aProveDeadlineCancelsTheJob() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            Throwable e = assertThrows(RuntimeException.class,
+                    () -> c.prove("poseidon", Collections.nCopies(300, wtns), Priority.PRIORITY_NORMAL, Duration.ofMillis(300)));
+            assertEquals(io.grpc.Status.Code.DEADLINE_EXCEEDED, code(e));
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (c.status().getJobsCancelled() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Status st = c.status();
+            assertEquals(1, st.getJobsCancelled(), st.toString());
+            assertTrue(st.getPartitionsDone() < 300, "stopped early: " + st.getPartitionsDone());
+        }
+    }
+
+    @Test
+    void aTokenIsRequiredOnEveryCallButHealth() throws Exception {
+        try (Daemon d = daemon(b -> b.token("s3cret-token")); CuzkClient none = d.client(null); CuzkClient wrong = d.client("s3cret-tokem");
+                CuzkClient right = d.client("s3cret-token")) {
+            Throwable e = assertThrows(StatusRuntimeException.class, none::keys);
+            assertEquals(io.grpc.Status.Code.UNAUTHENTICATED, code(e));
+            e = assertThrows(StatusRuntimeException.class, () -> wrong.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT));
+            assertEquals(io.grpc.Status.Code.UNAUTHENTICATED, code(e));
+            assertEquals(0, right.status().getJobsSubmitted(), "refused calls reach nothing");
+            assertEquals(1, right.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount());
+            ManagedChannel ch = InProcessChannelBuilder.forName(d.name()).build();
+            try {
+                HealthCheckResponse h = HealthGrpc.newBlockingStub(ch).check(HealthCheckRequest.newBuilder().setService("cuzk.v1.Prover").build());
+                assertEquals(HealthCheckResponse.ServingStatus.SERVING, h.getStatus());
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
+
+    /** Shutting down: no new jobs, running ones finish within the drain time, the rest are cancelled and their clients told. */
+    @Test
+    void drainFinishesWhatItCanAndCancelsTheRest() throws Exception {
+        Daemon d = daemon(b -> b);
+        try (CuzkClient c = d.client(null)) {
+            CuzkClient.Submitted small = c.submit("poseidon", List.of(wtns), Priority.PRIORITY_CRITICAL, null);
+            CuzkClient.Submitted big = c.submit("poseidon", Collections.nCopies(400, wtns), Priority.PRIORITY_LOW, null);
+            CompletableFuture<JobResult> smallResult = c.awaitAsync(small.jobId());
+            CompletableFuture<JobResult> bigResult = c.awaitAsync(big.jobId());
+            while (c.status().getPartitionsDone() < 1) {
+                Thread.sleep(5);
+            }
+            ManagedChannel ch = InProcessChannelBuilder.forName(d.name()).build();
+            CompletableFuture<Integer> drained = CompletableFuture.supplyAsync(() -> d.server().drain(Duration.ofMillis(500)));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            HealthCheckResponse.ServingStatus hs = HealthCheckResponse.ServingStatus.SERVING;
+            while (hs == HealthCheckResponse.ServingStatus.SERVING && System.nanoTime() < deadline) {
+                hs = HealthGrpc.newBlockingStub(ch).check(HealthCheckRequest.getDefaultInstance()).getStatus();
+            }
+            assertEquals(HealthCheckResponse.ServingStatus.NOT_SERVING, hs);
+            Throwable e = assertThrows(RuntimeException.class, () -> c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.UNAVAILABLE, code(e));
+            ch.shutdownNow();
+            assertEquals(1, drained.get());
+            assertEquals(1, smallResult.get().getProofsCount());
+            Throwable why = assertThrows(Exception.class, bigResult::get).getCause();
+            assertTrue(why instanceof CuzkClient.JobFailedException f && f.state() == JobState.JOB_STATE_CANCELLED
+                    && why.getMessage().contains("shut down"), String.valueOf(why));
+        }
+    }
+
+    @Test
+    void plaintextOffLoopbackIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CuzkServer.builder().listen("0.0.0.0", 0).keys(keys).start());
+        assertTrue(e.getMessage().contains("needs TLS"), e.getMessage());
+        assertTrue(CuzkServer.loopback("127.0.0.1") && CuzkServer.loopback("::1") && CuzkServer.loopback("localhost"));
+        assertFalse(CuzkServer.loopback("0.0.0.0"));
+    }
+
+    /** A real socket on 127.0.0.1, port chosen by the system. */
+    @Test
+    void servesOnLoopback() throws Exception {
+        try (CuzkServer s = CuzkServer.builder().listen("127.0.0.1", 0).keys(keys).start();
+                CuzkClient c = CuzkClient.builder("127.0.0.1:" + s.port()).build()) {
+            assertTrue(s.port() > 0);
+            assertProof(c.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofs(0));
+        }
+    }
+}

@@ -74,6 +74,8 @@ public final class Main {
         m.put("msm-demo", () -> new DemoCommand());
         m.put("gpu-bench", () -> new GpuBenchCommand());
         m.put("info", () -> new InfoCommand());
+        m.put("serve", () -> new ServeCommand());
+        m.put("status", () -> new Remote.StatusCommand());
         return m;
     }
 
@@ -255,6 +257,9 @@ public final class Main {
     /** The exit status a failure gets: 1 when the input is at fault, 3 otherwise. */
     static int statusOf(Throwable e) {
         Throwable t = unwrap(e);
+        if (t instanceof RemoteFailure r) {
+            return r.status;
+        }
         if (t instanceof InvalidInputException || t instanceof InvalidPointException || t instanceof FormatException
                 || t instanceof IllegalArgumentException || t instanceof UncheckedIOException || t instanceof IOException) {
             return BAD_INPUT;
@@ -277,7 +282,8 @@ public final class Main {
         if (t instanceof StackOverflowError) {
             return "internal error: stack overflow (run with --verbose for the stack trace)";
         }
-        if ((t instanceof CuzkException || t instanceof InvalidInputException || t instanceof IllegalArgumentException)
+        if ((t instanceof CuzkException || t instanceof InvalidInputException || t instanceof IllegalArgumentException
+                || t instanceof RemoteFailure)
                 && t.getMessage() != null) {
             return t.getMessage();
         }

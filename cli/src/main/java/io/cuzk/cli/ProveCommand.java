@@ -34,13 +34,29 @@ final class ProveCommand implements CliCommand {
         spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
         spec.addOption(Specs.flag("--map-key", "map the key file instead of reading it into memory: a few percent faster, but "
                 + "the process dies (SIGBUS) if the file is truncated or rewritten while it runs"));
+        addClientOptions(spec, "prove on a daemon (bin/cuzk serve): <circuit.zkey> is then the name of one of its keys");
+        spec.addOption(Specs.option("--priority", "low|normal|high|critical", String.class, "normal", "with --server: the job's priority"));
+        spec.addOption(Specs.option("--timeout-s", "S", int.class, "600", "with --server: how long to wait for the proof"));
         return spec;
+    }
+
+    /** The options of a daemon's client (here, without loading gRPC: the local proof's start pays nothing for them). */
+    static void addClientOptions(CommandSpec spec, String serverHelp) {
+        spec.addOption(serverHelp == null ? Specs.required("--server", "HOST:PORT", String.class, "the daemon (bin/cuzk serve)")
+                : Specs.option("--server", "HOST:PORT", String.class, null, serverHelp));
+        spec.addOption(Specs.option("--token-file", "FILE", Path.class, null, "the daemon's bearer token (the file's first line)"));
+        spec.addOption(Specs.option("--tls-ca", "FILE", Path.class, null, "TLS to the daemon, trusting the certificates in FILE (PEM)"));
     }
 
     @Override
     public int run(Main root, ParseResult parsed) {
         boolean quiet = Specs.value(parsed, "--quiet");
         boolean map = Specs.value(parsed, "--map-key");
+        if (Specs.value(parsed, "--server") != null) {
+            Path key = Specs.positional(parsed, 0);
+            return Remote.prove(root, parsed, key.toString(), Specs.positional(parsed, 1), Specs.positional(parsed, 2),
+                    Specs.positional(parsed, 3), quiet);
+        }
         return prove(root, Backends.backend(parsed, quiet ? null : root.out), Specs.positional(parsed, 0), Specs.positional(parsed, 1),
                 Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet, map);
     }

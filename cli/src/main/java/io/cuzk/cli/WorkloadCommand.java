@@ -46,7 +46,7 @@ final class WorkloadCommand implements CliCommand {
     public CommandSpec spec() {
         CommandSpec spec = Specs.command("workload", "Runs N jobs of P partitions through the proving engine and reports device "
                 + "utilization, idle gaps while work waited, chains, throughput and peak memory (JSON with --json).");
-        spec.addOption(Specs.required("--zkey", "FILE", Path.class, "the proving key of every job"));
+        spec.addOption(Specs.required("--zkey", "FILE", Path.class, "the proving key of every job (with --server: its name on the daemon)"));
         spec.addOption(Specs.repeated("--wtns", "FILE", Path.class, true, "a witness; repeat it for several, which the partitions take "
                 + "in turn"));
         spec.addOption(Specs.option("--jobs", "N", int.class, "1", "jobs to submit"));
@@ -70,8 +70,11 @@ final class WorkloadCommand implements CliCommand {
         spec.addOption(Specs.option("--urgent-tries", "N", int.class, "0", "measure the latency of N urgent (CRITICAL) jobs, one at a "
                 + "time, first alone and then submitted into the backlog of the other jobs"));
         spec.addOption(Specs.option("--urgent-partitions", "P", int.class, "10", "partitions per urgent job"));
+        spec.addOption(Specs.option("--warmup-jobs", "N", int.class, "0", "prove N jobs first, untimed and not reported"));
         spec.addOption(Specs.flag("--json", "print the summary as JSON"));
         spec.addOption(Specs.option("--out", "DIR", Path.class, null, "write every proof and its public signals into DIR"));
+        ProveCommand.addClientOptions(spec, "send the jobs to a daemon (bin/cuzk serve) instead of an engine in this process, and "
+                + "report throughput and each job's latency as its client sees them");
         return spec;
     }
 
@@ -97,6 +100,7 @@ final class WorkloadCommand implements CliCommand {
         int lingerS = Specs.intValue(parsed, "--linger-s", 0, 86_400);
         int urgentTries = Specs.intValue(parsed, "--urgent-tries", 0, 10_000);
         int urgentPartitions = Specs.intValue(parsed, "--urgent-partitions", 1, 10_000);
+        int warmupJobs = Specs.intValue(parsed, "--warmup-jobs", 0, 1_000_000);
         Priorities priorities = Specs.value(parsed, "--priorities");
         TrackerMode tracker = Specs.value(parsed, "--tracker");
         boolean json = Specs.value(parsed, "--json");
@@ -104,6 +108,10 @@ final class WorkloadCommand implements CliCommand {
         PrintStream out = root.out, err = root.err;
         for (Path p : wtns) {
             requireInput(p);
+        }
+        if (Specs.value(parsed, "--server") != null) {
+            return Remote.workload(root, parsed, zkey.toString(), wtns, jobs, partitions, priorities == Priorities.MIXED, json,
+                    warmupJobs);
         }
         requireInput(zkey);
         if (outDir != null && Files.exists(outDir) && !Files.isDirectory(outDir)) {
@@ -126,6 +134,21 @@ final class WorkloadCommand implements CliCommand {
             if (urgent != null) {
                 urgent.alone = urgent.measure(urgentTries, failures, err, null);
             }
+            // untimed jobs first (--warmup-jobs): the key is read and the code compiled before the clock starts
+            for (int j = 0; j < warmupJobs; j++) {
+                List<Path> parts = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    parts.add(wtns.get(p % wtns.size()));
+                }
+                try {
+                    engine.submit(Job.ofFiles(zkey, parts, Priority.NORMAL)).await(Duration.ofHours(1));
+                } catch (ExecutionException | TimeoutException e) {
+                    throw new IllegalStateException("a warm-up job failed: " + e.getMessage(), e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Main.FAILURE;
+                }
+            }
             long t0 = System.nanoTime();
             for (int j = 0; j < jobs; j++) {
                 List<Path> parts = new ArrayList<>();
@@ -140,7 +163,9 @@ final class WorkloadCommand implements CliCommand {
                 urgent.inBacklog = urgent.measure(urgentTries, failures, err, handles);
             }
             long lastPrint = 0;
-            for (JobHandle h : handles) {
+            // each job let go of once awaited: a long run holds only the jobs still running
+            for (int i = 0; i < handles.size(); i++) {
+                JobHandle h = handles.set(i, null);
                 while (true) {
                     try {
                         List<Proof> proofs = h.await(Duration.ofMillis(json ? 60_000 : 500));

@@ -118,7 +118,7 @@ final class KeyDirectory implements AutoCloseable {
                     ProvingKey.Shape shape = ProvingKey.shape(f);
                     d.byName.put(name, new Entry(name, f, Files.size(f), shape, sha256(f)));
                 } catch (IOException | RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "cuzk serve: skipping " + f + ": " + e.getMessage());
+                    LOG.log(System.Logger.Level.WARNING, "cuzk serve: skipping a file that is no key: " + e.getMessage());
                 }
             }
         }

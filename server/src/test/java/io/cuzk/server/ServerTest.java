@@ -344,4 +344,54 @@ class ServerTest {
             assertProof(c.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofs(0));
         }
     }
+
+    /** A key file truncated and rewritten on disk after the daemon read it: the daemon proves on, no SIGBUS. */
+    @Test
+    void keysSurviveTheirFilesChanging(@TempDir Path dir) throws Exception {
+        Path key = dir.resolve("k.zkey");
+        Files.copy(sample.resolve("circuit.zkey"), key);
+        try (CuzkServer s = CuzkServer.builder().inProcess("cuzk-change").keys(dir).preload(true).start();
+                CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName("cuzk-change").build(), null)) {
+            assertTrue(c.keys().get(0).getResident(), "--preload read it at start");
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(key, java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(100);
+            }
+            assertProof(c.prove("k", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofs(0));
+            Files.write(key, new byte[1 << 16]); // rewritten in place with zeros
+            assertProof(c.prove("k", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofs(0));
+            Files.delete(key);
+            assertProof(c.prove("k", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofs(0));
+        }
+    }
+
+    /**
+     * TLS on 127.0.0.1 with a self-signed certificate made by openssl (skipped, and said so, where
+     * there is no openssl): a client trusting it proves; a plaintext client gets nothing.
+     */
+    @Test
+    void tls(@TempDir Path dir) throws Exception {
+        Path cert = dir.resolve("tls.crt"), pkey = dir.resolve("tls.key");
+        Process p;
+        try {
+            p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", pkey.toString(), "-out", cert.toString(), "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost").redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no openssl to make a test certificate: " + e.getMessage());
+            return;
+        }
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, out);
+        try (CuzkServer s = CuzkServer.builder().listen("127.0.0.1", 0).keys(keys).tls(cert, pkey).start();
+                CuzkClient secure = CuzkClient.builder("127.0.0.1:" + s.port()).tls(cert).build();
+                CuzkClient plain = CuzkClient.builder("127.0.0.1:" + s.port()).build()) {
+            assertProof(secure.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofs(0));
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, plain::keys);
+            assertEquals(io.grpc.Status.Code.UNAVAILABLE, e.getStatus().getCode());
+        }
+        // TLS makes another address acceptable without --insecure; half a TLS setting does not
+        IllegalArgumentException half = assertThrows(IllegalArgumentException.class,
+                () -> CuzkServer.builder().listen("127.0.0.1", 0).keys(keys).tls(cert, null).start());
+        assertTrue(half.getMessage().contains("both"), half.getMessage());
+    }
 }

@@ -1,0 +1,271 @@
+package io.cuzk.cli;
+
+import io.cuzk.api.CuzkClient;
+import io.cuzk.api.v1.DeviceStatus;
+import io.cuzk.api.v1.JobResult;
+import io.cuzk.api.v1.KeyInfo;
+import io.cuzk.api.v1.PartitionProof;
+import io.cuzk.api.v1.Priority;
+import io.cuzk.api.v1.Status;
+import io.cuzk.groth16.OutputFiles;
+import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The commands that talk to a daemon: {@code prove --server} and {@code status}. Apart from the
+ * local commands so that they alone load gRPC. A daemon's refusal is one line, its gRPC status and
+ * what the daemon said, with exit status 1 for a bad request and 3 otherwise.
+ */
+final class Remote {
+    private Remote() {}
+
+    static CuzkClient client(ParseResult parsed) {
+        String server = Specs.value(parsed, "--server");
+        Path token = Specs.value(parsed, "--token-file");
+        Path ca = Specs.value(parsed, "--tls-ca");
+        try {
+            CuzkClient.Builder b = CuzkClient.builder(server);
+            if (token != null) {
+                b.tokenFile(token);
+            }
+            if (ca != null) {
+                b.tls(ca);
+            }
+            return b.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("--server " + server + ": " + e.getMessage());
+        }
+    }
+
+    static RemoteFailure failure(String server, StatusRuntimeException e) {
+        io.grpc.Status s = e.getStatus();
+        String what = s.getDescription() != null ? s.getDescription() : s.getCause() != null ? s.getCause().getMessage() : "";
+        String line = switch (s.getCode()) {
+            case UNAVAILABLE -> "the daemon at " + server + " is unavailable: " + what;
+            case DEADLINE_EXCEEDED -> "the daemon at " + server + " did not answer in time" + (what.isEmpty() ? "" : ": " + what);
+            case UNAUTHENTICATED -> "the daemon at " + server + " refused the call: " + what + " (--token-file)";
+            default -> "the daemon at " + server + " answered " + s.getCode() + ": " + what;
+        };
+        int status = switch (s.getCode()) {
+            case INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION, OUT_OF_RANGE, RESOURCE_EXHAUSTED, UNAUTHENTICATED,
+                    PERMISSION_DENIED -> Main.BAD_INPUT;
+            default -> Main.FAILURE;
+        };
+        return new RemoteFailure(line, status);
+    }
+
+    static Priority priority(String p) {
+        return switch (p.toLowerCase(Locale.ROOT)) {
+            case "low" -> Priority.PRIORITY_LOW;
+            case "normal" -> Priority.PRIORITY_NORMAL;
+            case "high" -> Priority.PRIORITY_HIGH;
+            case "critical" -> Priority.PRIORITY_CRITICAL;
+            default -> throw new InvalidInputException("--priority " + p + ": expected low, normal, high or critical");
+        };
+    }
+
+    /** prove --server: the witness goes to the daemon, the proof comes back into the two files. */
+    static int prove(Main root, ParseResult parsed, String key, Path wtns, Path proofJson, Path publicJson, boolean quiet) {
+        String server = Specs.value(parsed, "--server");
+        Priority priority = priority(Specs.value(parsed, "--priority"));
+        int timeoutS = Specs.intValue(parsed, "--timeout-s", 1, 30 * 86_400);
+        byte[] witness;
+        try {
+            OutputFiles.requireDistinct(List.of(proofJson, publicJson), List.of(wtns));
+            OutputFiles.requireWritable(List.of(proofJson, publicJson));
+            witness = Files.readAllBytes(wtns);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        long t0 = System.nanoTime();
+        try (CuzkClient c = client(parsed)) {
+            CuzkClient.Submitted job = c.submit(key, List.of(witness), priority, null);
+            JobResult r = c.await(job.jobId(), Duration.ofSeconds(timeoutS));
+            PartitionProof p = r.getProofs(0);
+            OutputFiles.writeTogether(List.of(proofJson, publicJson), List.of(p.getProofJson().getBytes(StandardCharsets.UTF_8),
+                    p.getPublicJson().getBytes(StandardCharsets.UTF_8)));
+            if (!quiet) {
+                root.out.println(key + " on " + server + ": job " + job.jobId() + " proved in " + Math.round((System.nanoTime() - t0) / 1e6)
+                        + " ms");
+                root.out.println("wrote " + proofJson + " and " + publicJson);
+            }
+            return Main.OK;
+        } catch (StatusRuntimeException e) {
+            throw failure(server, e);
+        } catch (CuzkClient.JobFailedException e) {
+            throw new RemoteFailure("the daemon at " + server + ": " + e.getMessage(), Main.FAILURE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * workload --server: the same jobs sent to a daemon instead of an engine in this process, all
+     * submitted at once, each followed by Await; reports throughput and each job's latency from
+     * submission to proofs, as the client sees it.
+     */
+    static int workload(Main root, ParseResult parsed, String key, List<Path> wtns, int jobs, int partitions, boolean mixed,
+            boolean json, int warmupJobs) {
+        String server = Specs.value(parsed, "--server");
+        List<byte[]> bytes = new java.util.ArrayList<>();
+        try {
+            for (Path p : wtns) {
+                bytes.add(Files.readAllBytes(p));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Priority[] prios = {Priority.PRIORITY_LOW, Priority.PRIORITY_NORMAL, Priority.PRIORITY_HIGH, Priority.PRIORITY_CRITICAL};
+        try (CuzkClient c = client(parsed)) {
+            for (int j = 0; j < warmupJobs; j++) {
+                List<byte[]> parts = new java.util.ArrayList<>(partitions);
+                for (int p = 0; p < partitions; p++) {
+                    parts.add(bytes.get(p % bytes.size()));
+                }
+                c.await(c.submit(key, parts, Priority.PRIORITY_NORMAL, null).jobId(), Duration.ofHours(1));
+            }
+            long before = c.status().getPartitionsDone();
+            long[] latencyNanos = new long[jobs];
+            List<java.util.concurrent.CompletableFuture<JobResult>> results = new java.util.ArrayList<>(jobs);
+            long t0 = System.nanoTime();
+            for (int j = 0; j < jobs; j++) {
+                List<byte[]> parts = new java.util.ArrayList<>(partitions);
+                for (int p = 0; p < partitions; p++) {
+                    parts.add(bytes.get((j * partitions + p) % bytes.size()));
+                }
+                int job = j;
+                long submitted = System.nanoTime();
+                results.add(c.submitAsync(key, parts, mixed ? prios[j % prios.length] : Priority.PRIORITY_NORMAL, null)
+                        .thenCompose(s -> c.awaitAsync(s.jobId()))
+                        .whenComplete((r, e) -> latencyNanos[job] = System.nanoTime() - submitted));
+            }
+            for (java.util.concurrent.CompletableFuture<JobResult> f : results) {
+                if (f.join().getProofsCount() != partitions) {
+                    throw new IllegalStateException("a job came back with " + f.join().getProofsCount() + " proofs, not " + partitions);
+                }
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            Status s = c.status();
+            long[] sorted = latencyNanos.clone();
+            java.util.Arrays.sort(sorted);
+            double p50 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(0.50 * sorted.length) - 1)] / 1e6;
+            double p99 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] / 1e6;
+            double max = sorted[sorted.length - 1] / 1e6;
+            long total = (long) jobs * partitions;
+            DeviceStatus d = s.getDevicesCount() > 0 ? s.getDevices(0) : DeviceStatus.getDefaultInstance();
+            if (json) {
+                root.out.printf(Locale.ROOT, "{\"server\":\"%s\",\"partitions\":%d,\"partitionsDoneByDaemon\":%d,\"seconds\":%.6f,"
+                        + "\"proofsPerSecond\":%.4f,\"jobLatencyMs\":{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f,\"count\":%d},"
+                        + "\"deviceUtilization\":%.6f}%n", server, total, s.getPartitionsDone() - before, seconds, total / seconds,
+                        p50, p99, max, jobs, d.getUtilization());
+            } else {
+                root.out.printf(Locale.ROOT, "%d partitions in %.2f s through %s: %.1f proofs/s; job latency p50 %.1f ms, p99 %.1f ms,"
+                        + " max %.1f ms; device utilization %.4f%n", total, seconds, server, total / seconds, p50, p99, max,
+                        d.getUtilization());
+            }
+            return Main.OK;
+        } catch (StatusRuntimeException e) {
+            throw failure(server, e);
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof StatusRuntimeException sre) {
+                throw failure(server, sre);
+            }
+            if (e.getCause() instanceof CuzkClient.JobFailedException f) {
+                throw new RemoteFailure("the daemon at " + server + ": " + f.getMessage(), Main.FAILURE);
+            }
+            throw e;
+        }
+    }
+
+    /** {@code cuzk status --server HOST:PORT}: the daemon's status once, as JSON, or refreshed like top. */
+    static final class StatusCommand implements CliCommand {
+        @Override
+        public CommandSpec spec() {
+            CommandSpec spec = Specs.command("status", "A daemon's status: per device utilization (overall and over the last 10 s), "
+                    + "idle gaps and chains; partitions by phase; memory; keys.");
+            ProveCommand.addClientOptions(spec, null);
+            spec.addOption(Specs.flag("--json", "print the status as JSON (the cuzk.v1.Status message)"));
+            spec.addOption(Specs.flag("--watch", "refresh the view every --interval-s seconds until interrupted"));
+            spec.addOption(Specs.option("--interval-s", "S", int.class, "1", "with --watch: seconds between refreshes"));
+            spec.addOption(Specs.option("--count", "N", int.class, "0", "with --watch: stop after N views (0: never)"));
+            return spec;
+        }
+
+        @Override
+        public int run(Main root, ParseResult parsed) {
+            String server = Specs.value(parsed, "--server");
+            boolean json = Specs.value(parsed, "--json"), watch = Specs.value(parsed, "--watch");
+            int interval = Specs.intValue(parsed, "--interval-s", 1, 3600);
+            int count = Specs.intValue(parsed, "--count", 0, Integer.MAX_VALUE);
+            try (CuzkClient c = client(parsed)) {
+                for (int n = 1; ; n++) {
+                    Status s = c.status();
+                    List<KeyInfo> keys = c.keys();
+                    String view = json ? com.google.protobuf.util.JsonFormat.printer().print(s) : render(server, s, keys);
+                    if (watch && !json) {
+                        root.out.print("\033[H\033[2J"); // home, clear: the view replaces the last one
+                    }
+                    root.out.println(view);
+                    root.out.flush();
+                    if (!watch || (count > 0 && n >= count)) {
+                        return Main.OK;
+                    }
+                    Thread.sleep(interval * 1000L);
+                }
+            } catch (StatusRuntimeException e) {
+                throw failure(server, e);
+            } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                throw new IllegalStateException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Main.OK;
+            }
+        }
+    }
+
+    static String render(String server, Status s, List<KeyInfo> keys) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "cuzk daemon %s  version %s  up %.0f s%s%n", server, s.getVersion(), s.getUptimeSeconds(),
+                s.getDraining() ? "  DRAINING" : ""));
+        b.append(String.format(Locale.ROOT, "jobs: %d submitted, %d done, %d failed, %d cancelled; partitions done %d%n",
+                s.getJobsSubmitted(), s.getJobsDone(), s.getJobsFailed(), s.getJobsCancelled(), s.getPartitionsDone()));
+        b.append("partitions now:");
+        for (Map.Entry<String, Integer> q : new java.util.TreeMap<>(s.getPartitionsMap()).entrySet()) {
+            b.append(' ').append(q.getKey()).append(' ').append(q.getValue());
+        }
+        b.append(System.lineSeparator());
+        b.append(String.format(Locale.ROOT, "%-28s %10s %8s %8s %10s %10s %10s %6s%n", "device", "partitions", "util", "util10s",
+                "gap p50", "gap p99", "gap max", "chain"));
+        for (DeviceStatus d : s.getDevicesList()) {
+            b.append(String.format(Locale.ROOT, "%-28s %10d %8.4f %8.4f %8.3fms %8.3fms %8.3fms %6d%n", d.getName(), d.getPartitions(),
+                    d.getUtilization(), d.getRecentUtilization(), d.getGapsMs().getP50(), d.getGapsMs().getP99(), d.getGapsMs().getMax(),
+                    d.getLongestChain()));
+        }
+        var m = s.getMemory();
+        b.append(String.format(Locale.ROOT, "memory: budget %s of %s (peak %s); pool %s, in use %s, idle %s, returned %s; pinned %s%n",
+                mib(m.getBudgetUsedBytes()), mib(m.getBudgetBytes()), mib(m.getBudgetPeakBytes()), mib(m.getPoolBytes()),
+                mib(m.getPoolInUseBytes()), mib(m.getPoolIdleBytes()), mib(m.getPoolReturnedBytes()), mib(m.getPinnedBytes())));
+        b.append("keys:");
+        for (KeyInfo k : keys) {
+            b.append(String.format(Locale.ROOT, "%n  %-24s %-9s 2^%-3d %s %s", k.getName(), k.getCurve(),
+                    Integer.numberOfTrailingZeros(k.getDomainSize()), k.getResident() ? "resident" : "on disk ", k.getSha256()));
+        }
+        return b.toString();
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+}

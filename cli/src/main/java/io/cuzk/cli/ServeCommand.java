@@ -1,0 +1,137 @@
+package io.cuzk.cli;
+
+import io.cuzk.Backend;
+import io.cuzk.engine.Config;
+import io.cuzk.server.CuzkServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code cuzk serve --keys DIR}: the proving daemon. Runs until SIGTERM or SIGINT, then drains:
+ * no new jobs, accepted ones finish within --drain-timeout-s, the rest are cancelled and their
+ * clients told so.
+ */
+final class ServeCommand implements CliCommand {
+    @Override
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("serve", "The proving daemon: a gRPC API (cuzk.v1.Prover, health, reflection) through "
+                + "which provers submit jobs against the keys of one folder. Listens on 127.0.0.1 unless told otherwise; SIGTERM "
+                + "drains it. See docs/daemon.md.");
+        spec.addOption(Specs.required("--keys", "DIR", Path.class, "the folder whose .zkey files the daemon serves, named by file name"));
+        spec.addOption(Specs.option("--listen", "HOST:PORT", String.class, "127.0.0.1:7878",
+                "where to listen; an address other than loopback needs --tls-cert and --tls-key, or --insecure"));
+        spec.addOption(Specs.flag("--preload", "read every key at start instead of at its first job"));
+        spec.addOption(Specs.option("--tls-cert", "FILE", Path.class, null, "TLS: the certificate chain (PEM)"));
+        spec.addOption(Specs.option("--tls-key", "FILE", Path.class, null, "TLS: its private key (PEM, PKCS#8)"));
+        spec.addOption(Specs.flag("--insecure", "allow plaintext on an address other than loopback"));
+        spec.addOption(Specs.option("--token-file", "FILE", Path.class, null,
+                "require this bearer token (the file's first line) on every call but health"));
+        spec.addOption(Specs.option("--drain-timeout-s", "S", int.class, "60", "on SIGTERM, how long accepted jobs may take to finish"));
+        spec.addOption(Specs.option("--result-ttl-s", "S", int.class, "600", "how long a finished job's proofs stay retrievable"));
+        spec.addOption(Specs.option("--max-witness-mib", "M", int.class, "1024", "the witnesses of one job, in MiB, at most"));
+        spec.addOption(Specs.option("--max-queued", "P", int.class, "10000", "partitions accepted and not yet proved, at most"));
+        spec.addOption(Specs.option("--max-message-mib", "M", int.class, "8",
+                "the largest gRPC message accepted (Prove's witnesses travel in one)"));
+        spec.addOption(Specs.option("--budget-mib", "M", Integer.class, null, "the engine's memory budget in MiB (default: half the "
+                + "physical memory)"));
+        spec.addOption(Specs.option("--workers-per-device", "K", int.class, "2", "device workers per device"));
+        spec.addOption(Specs.option("--port-file", "FILE", Path.class, null,
+                "write the port listened on into FILE once serving (useful with port 0)"));
+        Backends.addOptions(spec);
+        return spec;
+    }
+
+    @Override
+    public int run(Main root, ParseResult parsed) {
+        Path keys = Specs.value(parsed, "--keys");
+        String listen = Specs.value(parsed, "--listen");
+        int colon = listen.lastIndexOf(':');
+        if (colon < 0) {
+            throw new InvalidInputException("--listen " + listen + ": expected HOST:PORT");
+        }
+        String host = listen.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(listen.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("--listen " + listen + ": the port is not a number");
+        }
+        Path tokenFile = Specs.value(parsed, "--token-file");
+        String token = null;
+        if (tokenFile != null) {
+            try {
+                token = Files.readString(tokenFile, StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (token.isEmpty()) {
+                throw new InvalidInputException(tokenFile + ": the token file is empty");
+            }
+        }
+        Integer budgetMib = Specs.value(parsed, "--budget-mib");
+        Backend backend = Backends.backend(parsed, root.err);
+        Config.Builder cfg = Config.builder().devices(List.of(backend))
+                .workersPerDevice(Specs.intValue(parsed, "--workers-per-device", 1, 64));
+        if (budgetMib != null) {
+            cfg.memoryBudgetBytes((long) Specs.inRange(parsed, "--budget-mib", budgetMib, 1, Integer.MAX_VALUE) << 20);
+        }
+        Path cert = Specs.value(parsed, "--tls-cert"), key = Specs.value(parsed, "--tls-key");
+        CuzkServer.Builder b = CuzkServer.builder().listen(host, port).keys(keys).preload(Specs.value(parsed, "--preload"))
+                .insecure(Specs.value(parsed, "--insecure")).token(token).engine(cfg.build())
+                .drainTimeout(Duration.ofSeconds(Specs.intValue(parsed, "--drain-timeout-s", 0, 86_400)))
+                .resultTtl(Duration.ofSeconds(Specs.intValue(parsed, "--result-ttl-s", 0, 30 * 86_400)))
+                .maxWitnessBytes((long) Specs.intValue(parsed, "--max-witness-mib", 1, 1 << 20) << 20)
+                .maxQueuedPartitions(Specs.intValue(parsed, "--max-queued", 1, Integer.MAX_VALUE))
+                .maxMessageBytes(Specs.intValue(parsed, "--max-message-mib", 1, 1024) << 20);
+        if (cert != null || key != null) {
+            b.tls(cert, key);
+        }
+        CuzkServer server;
+        try {
+            server = b.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        // SIGTERM and SIGINT run the shutdown hooks: drain there, and let main return afterwards
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            root.err.println("cuzk serve: stopping: draining accepted jobs");
+            int cancelled = server.drain(Duration.ofSeconds(Specs.intValue(parsed, "--drain-timeout-s", 0, 86_400)));
+            root.err.println("cuzk serve: stopped" + (cancelled > 0 ? " (" + cancelled + " jobs cancelled at the drain time)" : ""));
+            stopped.countDown();
+        }, "cuzk-serve-shutdown"));
+        String where = (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port();
+        root.out.println("cuzk serve: listening on " + where + " with " + server.keyCount() + " keys from " + keys + " on "
+                + backend.name() + (token != null ? ", bearer token required" : "") + (cert != null ? ", TLS" : ""));
+        root.out.flush();
+        Path portFile = Specs.value(parsed, "--port-file");
+        if (portFile != null) {
+            try {
+                Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");
+                Files.writeString(tmp, server.port() + "\n");
+                Files.move(tmp, portFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                server.drain(Duration.ZERO);
+                throw new UncheckedIOException(e);
+            }
+        }
+        try {
+            server.awaitTermination();
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Main.OK;
+    }
+}

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Proofs per second through the daemon (bin/cuzk serve on 127.0.0.1, the jobs sent over gRPC by
 # `workload --server`) against the engine in the workload's own process, same key, witnesses, jobs
-# and engine settings, in alternating rounds; both sides prove --warmup-jobs first, untimed.
+# and engine settings, in alternating rounds; both sides prove --warmup-jobs first, untimed. The
+# client runs at the lowest CPU priority (nice 19): on a farm it is another machine, and here it
+# would otherwise take its share of the cores the daemon proves on.
 #   jmh/daemon-vs-engine.sh circuit.zkey witness.wtns [jobs] [partitions] [rounds]
 # Prints each round's figures, then the mean ratio daemon / in-process and the daemon's job latency.
 set -eu
@@ -34,7 +36,7 @@ while [ $r -le "$rounds" ]; do
   # shellcheck disable=SC2086
   local_pps=$("$cuzk" workload --zkey "$zkey" $common | field proofsPerSecond)
   # shellcheck disable=SC2086
-  remote=$("$cuzk" workload --server "$server" --zkey bench $common)
+  remote=$(nice -n 19 "$cuzk" workload --server "$server" --zkey bench $common)
   remote_pps=$(echo "$remote" | field proofsPerSecond)
   p50=$(echo "$remote" | sed -n 's/.*"p50":\([0-9.]*\).*/\1/p')
   p99=$(echo "$remote" | sed -n 's/.*"p99":\([0-9.]*\).*/\1/p')

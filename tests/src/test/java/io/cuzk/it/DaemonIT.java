@@ -219,6 +219,14 @@ class DaemonIT {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue(), json);
             assertTrue(new ObjectMapper().readTree(json).path("jobsCancelled").asLong() >= 1, json);
+            // the view refreshed like top: twice, each after clearing the screen
+            p = new ProcessBuilder(LauncherIT.repo().resolve("bin/cuzk").toString(), "status", "--watch", "--count", "2", "--interval-s", "1",
+                    "--server", daemon.target(), "--token-file", work.resolve("token").toString()).start();
+            String view = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), view);
+            assertEquals(2, view.split("\u001b\\[H\u001b\\[2J", -1).length - 1, view);
+            assertTrue(view.contains("device-0-cpu") && view.contains("chain-bls12381") && view.contains("poseidon"), view);
         }
     }
 

@@ -112,7 +112,7 @@ final class ProveCommand implements CliCommand {
         }
     }
 
-    private static void createParent(Path p) throws IOException {
+    static void createParent(Path p) throws IOException {
         Path parent = p.toAbsolutePath().getParent();
         if (parent != null) {
             try {

@@ -133,10 +133,16 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             return SubmitReply.newBuilder().setJobId(create(spec, witnesses).id).build();
         }
         CompletableFuture<ServerJob> mine = new CompletableFuture<>();
-        CompletableFuture<ServerJob> first = byClientId.putIfAbsent(clientId, mine);
-        if (first != null) {
-            ServerJob j = first.join(); // the first submission's outcome: its job, or its error
-            if (!j.key.equals(spec.getKey()) || j.partitions != witnesses.size()) {
+        CompletableFuture<ServerJob> first;
+        while ((first = byClientId.putIfAbsent(clientId, mine)) != null) {
+            ServerJob j;
+            try {
+                j = first.join(); // the first submission's job, once it is made
+            } catch (java.util.concurrent.CompletionException failed) {
+                continue; // that submission was refused and freed the id: this one may take it
+            }
+            KeyDirectory.Entry named = keys.find(spec.getKey()); // the same key may be named by file name or hash
+            if (named == null || !named.name.equals(j.key) || j.partitions != witnesses.size()) {
                 throw status(io.grpc.Status.ALREADY_EXISTS, "client job id " + clientId + " names job " + j.id + " of key " + j.key
                         + " with " + j.partitions + " partitions, not this one");
             }

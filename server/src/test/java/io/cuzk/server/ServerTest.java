@@ -178,9 +178,17 @@ class ServerTest {
             StatusRuntimeException other = assertThrows(StatusRuntimeException.class,
                     () -> c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "farm-7/sector-42"));
             assertEquals(io.grpc.Status.Code.ALREADY_EXISTS, other.getStatus().getCode());
+            // the same key by another of its names is the same job
+            assertEquals(id, c.submit("poseidon.zkey", List.of(wtns, wtns), Priority.PRIORITY_NORMAL, "farm-7/sector-42").jobId());
             Status st = c.status();
             assertEquals(1, st.getJobsSubmitted(), "proved once");
             assertEquals(2, st.getPartitionsDone());
+            // a refused submission leaves its id free for the corrected one
+            byte[] truncated = java.util.Arrays.copyOf(wtns, wtns.length - 5);
+            assertThrows(StatusRuntimeException.class, () -> c.submit("poseidon", List.of(truncated), Priority.PRIORITY_NORMAL, "retry-1"));
+            CuzkClient.Submitted fixed = c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "retry-1");
+            assertFalse(fixed.existing());
+            assertEquals(1, c.await(fixed.jobId(), WAIT).getProofsCount());
         }
     }
 

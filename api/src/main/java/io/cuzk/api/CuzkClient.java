@@ -58,8 +58,11 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class CuzkClient implements AutoCloseable {
-    /** Witness bytes per Submit message: well under gRPC's default 4 MiB message limit. */
-    static final int CHUNK_BYTES = 1 << 20;
+    /**
+     * Witness bytes per Submit message: with protobuf's framing, a message stays under 1 MiB, the
+     * smallest limit a daemon may set (and well under gRPC's default 4 MiB).
+     */
+    static final int CHUNK_BYTES = (1 << 20) - (64 << 10);
     static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     private final ManagedChannel channel;

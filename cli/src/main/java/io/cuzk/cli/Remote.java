@@ -94,7 +94,21 @@ final class Remote {
         long t0 = System.nanoTime();
         try (CuzkClient c = client(parsed)) {
             CuzkClient.Submitted job = c.submit(key, List.of(witness), priority, null);
-            JobResult r = c.await(job.jobId(), Duration.ofSeconds(timeoutS));
+            JobResult r;
+            try {
+                r = c.await(job.jobId(), Duration.ofSeconds(timeoutS));
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED) {
+                    try {
+                        c.cancel(job.jobId()); // nobody waits for it any more: the device has better things to do
+                    } catch (StatusRuntimeException ignored) {
+                        // the daemon is gone or the job ended: nothing to cancel
+                    }
+                    throw new RemoteFailure("the daemon at " + server + " did not prove job " + job.jobId() + " within --timeout-s "
+                            + timeoutS + "; it was cancelled", Main.FAILURE);
+                }
+                throw e;
+            }
             PartitionProof p = r.getProofs(0);
             OutputFiles.writeTogether(List.of(proofJson, publicJson), List.of(p.getProofJson().getBytes(StandardCharsets.UTF_8),
                     p.getPublicJson().getBytes(StandardCharsets.UTF_8)));

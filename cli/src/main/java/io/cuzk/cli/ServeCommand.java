@@ -36,7 +36,7 @@ final class ServeCommand implements CliCommand {
                 "require this bearer token (the file's first line) on every call but health"));
         spec.addOption(Specs.option("--drain-timeout-s", "S", int.class, "60", "on SIGTERM, how long accepted jobs may take to finish"));
         spec.addOption(Specs.option("--result-ttl-s", "S", int.class, "600", "how long a finished job's proofs stay retrievable"));
-        spec.addOption(Specs.option("--max-witness-mib", "M", int.class, "1024", "the witnesses of one job, in MiB, at most"));
+        spec.addOption(Specs.option("--max-witness-mib", "M", int.class, "1024", "the witnesses of one job, in MiB, at most (up to 2047)"));
         spec.addOption(Specs.option("--max-queued", "P", int.class, "10000", "partitions accepted and not yet proved, at most"));
         spec.addOption(Specs.option("--max-message-mib", "M", int.class, "8",
                 "the largest gRPC message accepted (Prove's witnesses travel in one)"));
@@ -91,7 +91,7 @@ final class ServeCommand implements CliCommand {
                 .insecure(Specs.value(parsed, "--insecure")).token(token).engine(cfg.build())
                 .drainTimeout(Duration.ofSeconds(Specs.intValue(parsed, "--drain-timeout-s", 0, 86_400)))
                 .resultTtl(Duration.ofSeconds(Specs.intValue(parsed, "--result-ttl-s", 0, 30 * 86_400)))
-                .maxWitnessBytes((long) Specs.intValue(parsed, "--max-witness-mib", 1, 1 << 20) << 20)
+                .maxWitnessBytes((long) Specs.intValue(parsed, "--max-witness-mib", 1, 2047) << 20)
                 .maxQueuedPartitions(Specs.intValue(parsed, "--max-queued", 1, Integer.MAX_VALUE))
                 .maxMessageBytes(Specs.intValue(parsed, "--max-message-mib", 1, 1024) << 20);
         if (cert != null || key != null) {

@@ -212,6 +212,9 @@ public final class CuzkServer implements AutoCloseable {
             if (maxWitnessBytes <= 0 || maxQueuedPartitions <= 0 || maxMessageBytes < 1 << 20) {
                 throw new IllegalArgumentException("the limits must be positive and messages at least 1 MiB");
             }
+            if (maxWitnessBytes > 2047L << 20) {
+                throw new IllegalArgumentException("a job's witnesses may be at most 2047 MiB (one partition's bytes are one array)");
+            }
             if (drainTimeout.isNegative() || resultTtl.isNegative()) {
                 throw new IllegalArgumentException("the drain and result times must not be negative");
             }
@@ -287,17 +290,30 @@ public final class CuzkServer implements AutoCloseable {
         health.setStatus("", ServingStatus.NOT_SERVING);
         health.setStatus(SERVICE, ServingStatus.NOT_SERVING);
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!service.running().isEmpty() && System.nanoTime() < deadline && !interrupted) {
+        // a Submit past its draining check becomes a job a moment later: wait for those too
+        while ((service.accepting() > 0 || !service.running().isEmpty()) && System.nanoTime() < deadline && !interrupted) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
         }
+        // past the drain time, an accept still in progress (a key being read) is waited for, so
+        // that no job the engine accepted escapes the cancellation below
+        while (service.accepting() > 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
         List<ServerJob> left = service.running();
+        int cancelled = 0;
         for (ServerJob j : left) {
             j.cancelReason = "the daemon shut down before the job finished (drain time " + timeout.toSeconds() + " s)";
-            j.handle.cancel();
+            if (j.handle.cancel()) {
+                cancelled++;
+            }
         }
         for (ServerJob j : left) {
             try {
@@ -322,14 +338,34 @@ public final class CuzkServer implements AutoCloseable {
         ticker.shutdownNow();
         engine.close();
         completions.shutdown();
-        keys.close();
-        if (!left.isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "cuzk serve: cancelled " + left.size() + " jobs that did not finish within the drain time");
+        // the keys go only once the engine released every job: a kernel it could not stop may
+        // still read its key, and then the key stays for the process's exit to reclaim
+        long keysDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (service.unreleased.get() > 0 && System.nanoTime() < keysDeadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                interrupted = true;
+                break;
+            }
+        }
+        if (service.unreleased.get() == 0) {
+            try {
+                keys.close();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "cuzk serve: a key could not be closed: " + e);
+            }
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + service.unreleased.get() + " jobs still held by the engine;"
+                    + " their keys are left to the process's exit");
+        }
+        if (cancelled > 0) {
+            LOG.log(System.Logger.Level.WARNING, "cuzk serve: cancelled " + cancelled + " jobs that did not finish within the drain time");
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        return left.size();
+        return cancelled;
     }
 
     /** Drains for the configured drain time ({@link #drain}). */

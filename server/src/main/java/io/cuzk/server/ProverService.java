@@ -57,6 +57,9 @@ final class ProverService extends ProverGrpc.ProverImplBase {
     private final long startedNanos = System.nanoTime();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong queuedPartitions = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger inAccept = new java.util.concurrent.atomic.AtomicInteger();
+    /** Jobs whose witnesses the engine has not released yet: the keys are closed only when none is left. */
+    final java.util.concurrent.atomic.AtomicInteger unreleased = new java.util.concurrent.atomic.AtomicInteger();
     final Map<Long, ServerJob> jobs = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<ServerJob>> byClientId = new ConcurrentHashMap<>();
     private volatile boolean draining;
@@ -124,38 +127,55 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         };
     }
 
+    /** A job accepted now, or the one an earlier submission of the same client job id made. */
+    record Accepted(ServerJob job, boolean existing) {
+        SubmitReply reply() {
+            return SubmitReply.newBuilder().setJobId(job.id).setExisting(existing).build();
+        }
+    }
+
+    /** Submissions past the draining check and not yet in {@link #jobs}: the drain waits for them. */
+    int accepting() {
+        return inAccept.get();
+    }
+
     /** Accepts a job, or answers with the job its client id names; never proves one id twice. */
-    private SubmitReply accept(JobSpec spec, List<ByteString> witnesses) {
-        requireAccepting();
-        checkSpec(spec, witnesses.size());
-        String clientId = spec.getClientJobId();
-        if (clientId.isEmpty()) {
-            return SubmitReply.newBuilder().setJobId(create(spec, witnesses).id).build();
-        }
-        CompletableFuture<ServerJob> mine = new CompletableFuture<>();
-        CompletableFuture<ServerJob> first;
-        while ((first = byClientId.putIfAbsent(clientId, mine)) != null) {
-            ServerJob j;
-            try {
-                j = first.join(); // the first submission's job, once it is made
-            } catch (java.util.concurrent.CompletionException failed) {
-                continue; // that submission was refused and freed the id: this one may take it
-            }
-            KeyDirectory.Entry named = keys.find(spec.getKey()); // the same key may be named by file name or hash
-            if (named == null || !named.name.equals(j.key) || j.partitions != witnesses.size()) {
-                throw status(io.grpc.Status.ALREADY_EXISTS, "client job id " + clientId + " names job " + j.id + " of key " + j.key
-                        + " with " + j.partitions + " partitions, not this one");
-            }
-            return SubmitReply.newBuilder().setJobId(j.id).setExisting(true).build();
-        }
+    private Accepted accept(JobSpec spec, List<ByteString> witnesses) {
+        inAccept.incrementAndGet(); // before the check: a drain that sets draining after it waits for this
         try {
-            ServerJob j = create(spec, witnesses);
-            mine.complete(j);
-            return SubmitReply.newBuilder().setJobId(j.id).build();
-        } catch (RuntimeException e) {
-            byClientId.remove(clientId, mine); // a failed submission leaves the id free
-            mine.completeExceptionally(e);
-            throw e;
+            requireAccepting();
+            checkSpec(spec, witnesses.size());
+            String clientId = spec.getClientJobId();
+            if (clientId.isEmpty()) {
+                return new Accepted(create(spec, witnesses), false);
+            }
+            CompletableFuture<ServerJob> mine = new CompletableFuture<>();
+            CompletableFuture<ServerJob> first;
+            while ((first = byClientId.putIfAbsent(clientId, mine)) != null) {
+                ServerJob j;
+                try {
+                    j = first.join(); // the first submission's job, once it is made (or refused: then it freed the id)
+                } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException refused) {
+                    continue;
+                }
+                KeyDirectory.Entry named = keys.find(spec.getKey()); // the same key may be named by file name or hash
+                if (named == null || !named.name.equals(j.key) || j.partitions != witnesses.size()) {
+                    throw status(io.grpc.Status.ALREADY_EXISTS, "client job id " + clientId + " names job " + j.id + " of key " + j.key
+                            + " with " + j.partitions + " partitions, not this one");
+                }
+                return new Accepted(j, true);
+            }
+            try {
+                ServerJob j = create(spec, witnesses);
+                mine.complete(j);
+                return new Accepted(j, false);
+            } catch (Throwable e) { // an Error too: whoever waits on this id must not wait forever
+                byClientId.remove(clientId, mine); // a refused submission leaves the id free
+                mine.completeExceptionally(e);
+                throw e;
+            }
+        } finally {
+            inAccept.decrementAndGet();
         }
     }
 
@@ -204,13 +224,20 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             jobs.put(job.id, job);
             accepted = true;
             // built off the engine's threads: a finalizer completes the future and must not wait for JSON
+            unreleased.incrementAndGet();
             h.future().whenCompleteAsync((proofs, error) -> {
                 queuedPartitions.addAndGet(-n);
                 job.ended(proofs, error);
             }, completions);
             // the witnesses live until the engine lets go of them: a cancelled job's partitions
             // on a device still read them after its future completed
-            h.released().whenCompleteAsync((v, error) -> job.free(), completions);
+            h.released().whenCompleteAsync((v, error) -> {
+                try {
+                    job.free();
+                } finally {
+                    unreleased.decrementAndGet();
+                }
+            }, completions);
             return job;
         } finally {
             if (!accepted) {
@@ -225,6 +252,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
     @Override
     public StreamObserver<SubmitRequest> submit(StreamObserver<SubmitReply> reply) {
+        ServerCallStreamObserver<SubmitReply> call = (ServerCallStreamObserver<SubmitReply>) reply;
         return new StreamObserver<>() {
             private JobSpec spec;
             private final List<ByteString> parts = new ArrayList<>();
@@ -252,6 +280,11 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                         fail(status(io.grpc.Status.INVALID_ARGUMENT, "the job's spec declares no partitions"));
                         return;
                     }
+                    if (Integer.toUnsignedLong(spec.getPartitions()) > limits.maxQueuedPartitions()) {
+                        fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job declares " + Integer.toUnsignedLong(spec.getPartitions())
+                                + " partitions; the daemon queues at most " + limits.maxQueuedPartitions()));
+                        return;
+                    }
                     if (draining) {
                         fail(status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"));
                         return;
@@ -261,8 +294,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                     return;
                 }
                 for (WitnessChunk c : m.getChunksList()) {
-                    int p = c.getPartition();
-                    if (p >= spec.getPartitions() || p < parts.size() - 1) {
+                    long p = Integer.toUnsignedLong(c.getPartition());
+                    if (p >= Integer.toUnsignedLong(spec.getPartitions()) || p < parts.size() - 1) {
                         fail(status(io.grpc.Status.INVALID_ARGUMENT, "a witness chunk for partition " + p + " after partition "
                                 + (parts.size() - 1) + " of " + spec.getPartitions() + " (chunks come in partition order)"));
                         return;
@@ -280,7 +313,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                     if (p == parts.size()) {
                         parts.add(c.getData());
                     } else {
-                        parts.set(p, parts.get(p).concat(c.getData()));
+                        parts.set((int) p, parts.get((int) p).concat(c.getData()));
                     }
                 }
             }
@@ -305,9 +338,15 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                     return;
                 }
                 try {
-                    SubmitReply r = accept(spec, List.copyOf(parts));
+                    Accepted a = accept(spec, List.copyOf(parts));
                     parts.clear();
-                    reply.onNext(r);
+                    if (call.isCancelled() && !a.existing() && spec.getClientJobId().isEmpty()) {
+                        // the client left before it could learn the job's id: nobody could ever await or cancel it
+                        a.job().cancelReason = "the Submit call was cancelled before it returned";
+                        a.job().handle.cancel();
+                        return;
+                    }
+                    reply.onNext(a.reply());
                     reply.onCompleted();
                 } catch (StatusRuntimeException e) {
                     reply.onError(e);
@@ -330,7 +369,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                         + limits.maxWitnessBytes() + " bytes");
             }
             JobSpec spec = request.getSpec().toBuilder().clearClientJobId().build();
-            job = jobs.get(accept(spec, request.getWitnessesList()).getJobId());
+            job = accept(spec, request.getWitnessesList()).job();
         } catch (StatusRuntimeException e) {
             reply.onError(e);
             return;
@@ -399,10 +438,14 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 }
                 j.watchers.removeIf(ServerJob.Watcher::closed);
                 if (now - j.endedAtNanos > limits.resultTtl().toNanos() && j.watchers.isEmpty()) {
-                    jobs.remove(j.id);
                     if (!j.clientJobId.isEmpty()) {
-                        byClientId.remove(j.clientJobId);
+                        // first the id, then the job: a resubmission in between makes a new job instead of naming a gone one
+                        CompletableFuture<ServerJob> f = byClientId.get(j.clientJobId);
+                        if (f != null && f.isDone() && !f.isCompletedExceptionally() && f.join() == j) {
+                            byClientId.remove(j.clientJobId, f);
+                        }
                     }
+                    jobs.remove(j.id);
                 }
                 continue;
             }
@@ -426,7 +469,17 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             return;
         }
         boolean cancelled = j.handle.cancel();
-        JobState state = cancelled ? JobState.JOB_STATE_CANCELLED : j.event().getState();
+        JobState state = JobState.JOB_STATE_CANCELLED;
+        if (!cancelled) {
+            try {
+                state = j.done.get(10, java.util.concurrent.TimeUnit.SECONDS).getState(); // it ended: how
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                state = j.event().getState();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                state = j.event().getState();
+            }
+        }
         reply.onNext(CancelReply.newBuilder().setCancelled(cancelled).setState(state).build());
         reply.onCompleted();
     }

@@ -105,26 +105,45 @@ final class ServerJob {
             return e;
         }
         List<PartitionState> states = handle.partitionStates();
-        int done = 0;
+        int finished = 0;
         boolean synth = false, proving = false, finalizing = false;
         for (PartitionState s : states) {
             switch (s) {
-                case DONE -> done++;
+                case DONE -> finished++;
                 case SYNTHESIZING, READY -> synth = true;
                 case PROVING -> proving = true;
                 case FINALIZING -> finalizing = true;
                 default -> { }
             }
         }
-        JobState state = proving ? JobState.JOB_STATE_PROVING : finalizing ? JobState.JOB_STATE_FINALIZING
+        // ended in the engine (all done, or cancelled or failed) but its final event not yet
+        // recorded: it is being finalized, as far as a client can tell
+        boolean ending = handle.isDone() || finished == partitions;
+        JobState state = ending || (finalizing && !proving) ? JobState.JOB_STATE_FINALIZING : proving ? JobState.JOB_STATE_PROVING
                 : synth ? JobState.JOB_STATE_SYNTHESIZING : JobState.JOB_STATE_QUEUED;
-        return JobEvent.newBuilder().setJobId(id).setState(state).setPartitions(partitions).setPartitionsDone(done).build();
+        return JobEvent.newBuilder().setJobId(id).setState(state).setPartitions(partitions).setPartitionsDone(finished).build();
     }
 
     /**
      * Records the job's end (called once, off the engine's threads) and tells its watchers.
      */
     void ended(List<Proof> proofs, Throwable error) {
+        JobEvent event;
+        try {
+            event = endEvent(proofs, error);
+        } catch (RuntimeException | Error x) { // its clients hear of it all the same
+            event = JobEvent.newBuilder().setJobId(id).setPartitions(partitions).setState(JobState.JOB_STATE_FAILED)
+                    .setReason("the daemon could not encode the job's result: " + x).build();
+        }
+        endedAtNanos = System.nanoTime();
+        end = event;
+        for (Watcher w : watchers) {
+            w.offer(event);
+        }
+        done.complete(event);
+    }
+
+    private JobEvent endEvent(List<Proof> proofs, Throwable error) {
         JobEvent.Builder e = JobEvent.newBuilder().setJobId(id).setPartitions(partitions);
         if (error == null) {
             JobResult.Builder r = JobResult.newBuilder().setJobId(id);
@@ -141,12 +160,7 @@ final class ServerJob {
                 e.setState(JobState.JOB_STATE_FAILED).setReason(t.getMessage() != null ? t.getMessage() : t.toString());
             }
         }
-        endedAtNanos = System.nanoTime();
-        end = e.build();
-        for (Watcher w : watchers) {
-            w.offer(end);
-        }
-        done.complete(end);
+        return e.build();
     }
 
     /** Frees the witnesses: called once the engine released the job (after its end, or later for a cancelled one). */

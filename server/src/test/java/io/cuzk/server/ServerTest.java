@@ -224,7 +224,41 @@ class ServerTest {
 
             e = assertThrows(RuntimeException.class, () -> c.submit("poseidon", Collections.nCopies(51, wtns), Priority.PRIORITY_NORMAL, null));
             assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, code(e));
+            assertTrue(description(e).contains("queues at most 50"), description(e));
+            // a job that fits alone but not beside the 50 partitions already waiting
+            CuzkClient.Submitted full = c.submit("poseidon", Collections.nCopies(50, wtns), Priority.PRIORITY_LOW, null);
+            e = assertThrows(RuntimeException.class, () -> c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, code(e));
             assertTrue(description(e).contains("queue is full"), description(e));
+            c.cancel(full.jobId());
+            long until = System.nanoTime() + 30_000_000_000L;
+            while (c.status().getMemory().getBudgetUsedBytes() > 0 && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            // an index past 2^31 (uint32 in the proto) is a bad request, not a server error
+            ManagedChannel rawChannel = InProcessChannelBuilder.forName(d.name()).build();
+            io.cuzk.api.v1.ProverGrpc.ProverStub raw = io.cuzk.api.v1.ProverGrpc.newStub(rawChannel);
+            CompletableFuture<Throwable> answer = new CompletableFuture<>();
+            io.grpc.stub.StreamObserver<io.cuzk.api.v1.SubmitRequest> out = raw.submit(new io.grpc.stub.StreamObserver<>() {
+                @Override
+                public void onNext(io.cuzk.api.v1.SubmitReply r) {
+                    answer.complete(null);
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    answer.complete(t);
+                }
+
+                @Override
+                public void onCompleted() {}
+            });
+            out.onNext(io.cuzk.api.v1.SubmitRequest.newBuilder().setSpec(io.cuzk.api.v1.JobSpec.newBuilder().setKey("poseidon").setPartitions(1))
+                    .addChunks(io.cuzk.api.v1.WitnessChunk.newBuilder().setPartition(-1).setData(com.google.protobuf.ByteString.copyFrom(wtns)))
+                    .build());
+            out.onCompleted();
+            assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, code(answer.get()));
+            rawChannel.shutdownNow();
 
             e = assertThrows(RuntimeException.class, () -> c.await(12345, WAIT));
             assertEquals(io.grpc.Status.Code.NOT_FOUND, code(e));
@@ -238,7 +272,7 @@ class ServerTest {
             // after all that, the daemon proves, and nothing it refused holds memory or a queue place
             assertEquals(1, c.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount());
             Status st = c.status();
-            assertEquals(1, st.getJobsSubmitted());
+            assertEquals(2, st.getJobsSubmitted(), "the one proved and the one cancelled");
             assertEquals(0, st.getMemory().getBudgetUsedBytes());
             assertEquals(50, c.prove("poseidon", Collections.nCopies(50, wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount(),
                     "exactly the queue limit is accepted");

@@ -178,7 +178,65 @@ public final class CuzkClient implements AutoCloseable {
     /** {@link #submit} without blocking; the future fails with the call's StatusRuntimeException. */
     public CompletableFuture<Submitted> submitAsync(String key, List<byte[]> witnesses, Priority priority, String clientJobId) {
         CompletableFuture<Submitted> done = new CompletableFuture<>();
-        StreamObserver<SubmitRequest> out = async.submit(new StreamObserver<>() {
+        JobSpec spec = spec(key, witnesses.size(), priority, clientJobId);
+        async.submit(new io.grpc.stub.ClientResponseObserver<SubmitRequest, SubmitReply>() {
+            private io.grpc.stub.ClientCallStreamObserver<SubmitRequest> out;
+            private int partition;
+            private int offset;
+            private boolean specSent;
+            private boolean finished;
+
+            @Override
+            public void beforeStart(io.grpc.stub.ClientCallStreamObserver<SubmitRequest> requests) {
+                out = requests;
+                // messages are built and sent only as fast as the transport takes them: the bytes
+                // waiting in this client's memory stay one message, not the whole job
+                requests.setOnReadyHandler(this::send);
+            }
+
+            private synchronized void send() {
+                try {
+                    while (!finished && out.isReady()) {
+                        SubmitRequest m = next();
+                        if (m == null) {
+                            finished = true;
+                            out.onCompleted();
+                        } else {
+                            out.onNext(m);
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    finished = true;
+                    out.onError(e);
+                    done.completeExceptionally(e);
+                }
+            }
+
+            /** The next message: the spec first, then up to CHUNK_BYTES of witness chunks in partition order; null at the end. */
+            private SubmitRequest next() {
+                if (specSent && partition >= witnesses.size()) {
+                    return null;
+                }
+                SubmitRequest.Builder msg = SubmitRequest.newBuilder();
+                if (!specSent) {
+                    msg.setSpec(spec);
+                    specSent = true;
+                }
+                int inMessage = 0;
+                while (inMessage < CHUNK_BYTES && partition < witnesses.size()) {
+                    byte[] w = witnesses.get(partition);
+                    int n = Math.min(w.length - offset, CHUNK_BYTES - inMessage);
+                    msg.addChunks(WitnessChunk.newBuilder().setPartition(partition).setData(ByteString.copyFrom(w, offset, n)));
+                    offset += n;
+                    inMessage += n;
+                    if (offset == w.length) {
+                        partition++;
+                        offset = 0;
+                    }
+                }
+                return msg.build();
+            }
+
             @Override
             public void onNext(SubmitReply r) {
                 done.complete(new Submitted(r.getJobId(), r.getExisting()));
@@ -194,32 +252,6 @@ public final class CuzkClient implements AutoCloseable {
                 done.completeExceptionally(new IllegalStateException("the daemon ended Submit without a reply"));
             }
         });
-        try {
-            SubmitRequest.Builder msg = SubmitRequest.newBuilder().setSpec(spec(key, witnesses.size(), priority, clientJobId));
-            int inMessage = 0;
-            for (int p = 0; p < witnesses.size(); p++) {
-                byte[] w = witnesses.get(p);
-                int off = 0;
-                do {
-                    int n = Math.min(w.length - off, CHUNK_BYTES - inMessage);
-                    msg.addChunks(WitnessChunk.newBuilder().setPartition(p).setData(ByteString.copyFrom(w, off, n)));
-                    off += n;
-                    inMessage += n;
-                    if (inMessage >= CHUNK_BYTES) {
-                        out.onNext(msg.build());
-                        msg = SubmitRequest.newBuilder();
-                        inMessage = 0;
-                    }
-                } while (off < w.length);
-            }
-            if (msg.hasSpec() || msg.getChunksCount() > 0) {
-                out.onNext(msg.build());
-            }
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(e);
-            done.completeExceptionally(e);
-        }
         return done;
     }
 

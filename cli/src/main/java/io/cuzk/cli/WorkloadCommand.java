@@ -14,6 +14,7 @@ import io.cuzk.engine.PartitionState;
 import io.cuzk.engine.Phase;
 import io.cuzk.engine.Priority;
 import io.cuzk.engine.TrackerMode;
+import io.cuzk.groth16.OutputFiles;
 import io.cuzk.groth16.Proof;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -71,6 +72,8 @@ final class WorkloadCommand implements CliCommand {
                 + "time, first alone and then submitted into the backlog of the other jobs"));
         spec.addOption(Specs.option("--urgent-partitions", "P", int.class, "10", "partitions per urgent job"));
         spec.addOption(Specs.option("--warmup-jobs", "N", int.class, "0", "prove N jobs first, untimed and not reported"));
+        spec.addOption(Specs.option("--trace", "FILE", Path.class, null, "write what every worker did into FILE as Chrome trace-event "
+                + "JSON (open it in ui.perfetto.dev): a track per synthesis worker, device worker and finalizer"));
         spec.addOption(Specs.flag("--json", "print the summary as JSON"));
         spec.addOption(Specs.option("--out", "DIR", Path.class, null, "write every proof and its public signals into DIR"));
         ProveCommand.addClientOptions(spec, "send the jobs to a daemon (bin/cuzk serve) instead of an engine in this process, and "
@@ -189,6 +192,14 @@ final class WorkloadCommand implements CliCommand {
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             EngineStatus s = engine.status();
+            Path traceFile = Specs.value(parsed, "--trace");
+            if (traceFile != null) {
+                try {
+                    OutputFiles.writeTogether(List.of(traceFile), List.of(TraceJson.of(engine.trace())));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
             EngineStatus lingered = null;
             if (lingerS > 0) {
                 try {

@@ -59,6 +59,7 @@ final class DeviceWorkers {
     }
 
     private void prove(int index, ProvingDevice device, int lane, Partition p) {
+        p.deviceWorker = Thread.currentThread().getName();
         tracker.beforeStart(index, p);
         Groth16Msms msms;
         long t0 = System.nanoTime();

@@ -176,6 +176,19 @@ public final class Engine implements AutoCloseable {
 
     // ---- status ----------------------------------------------------------------------------------
 
+    /**
+     * The last partitions proved (up to 65,536, oldest first): their threads and phase times, for a
+     * trace of every worker. Never blocks a worker.
+     */
+    public List<PartitionTrace> trace() {
+        return metrics.trace.since(Long.MIN_VALUE);
+    }
+
+    /** {@link #trace()}, of the partitions finalized at or after sinceNanos (System.nanoTime()). */
+    public List<PartitionTrace> trace(long sinceNanos) {
+        return metrics.trace.since(sinceNanos);
+    }
+
     /** An immutable snapshot; with the lock-free tracker, taking it never blocks a worker. */
     public EngineStatus status() {
         return tracker.read(this::snapshot);

@@ -26,6 +26,9 @@ final class EngineMetrics {
     }
 
     /** Records the phases of a partition that went through all of them (microseconds). */
+    /** The last partitions proved, for traces. */
+    final TraceLog trace = new TraceLog(1 << 16);
+
     void recordPhases(Partition p) {
         for (Phase phase : Phase.values()) {
             recorders.get(phase).recordValue(Math.max(0, phase.nanos(p)) / 1000);

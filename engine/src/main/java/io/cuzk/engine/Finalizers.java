@@ -39,6 +39,7 @@ final class Finalizers {
     private void finish(Partition p, Groth16Msms msms) {
         tracker.finalize(p, () -> {
             p.finalizeStart = System.nanoTime();
+            p.finalizer = Thread.currentThread().getName();
             if (!ledger.move(p, PartitionState.PROVING, PartitionState.FINALIZING)) {
                 ledger.releaseAll(p); // cancelled while on the device
                 return;
@@ -51,6 +52,7 @@ final class Finalizers {
                 // as soon as this partition is DONE, and whoever then reads the status must see it.
                 metrics.partitionsDone.increment();
                 metrics.recordPhases(p); // its phases all ran, even if it is cancelled below
+                metrics.trace.add(p);
                 if (ledger.move(p, PartitionState.FINALIZING, PartitionState.DONE)) {
                     ledger.completeIfDone(p.job);
                 } else {

@@ -40,6 +40,8 @@ final class Partition implements Comparable<Partition> {
     // phase timestamps (System.nanoTime()), each written by the thread of its phase; see Phase
     final long submitted;
     volatile long reservedAt, synthStart, synthEnd, deviceQueued, deviceStart, deviceEnd, finalizeStart, finalizeEnd;
+    /** The threads that synthesized, proved and finalized it, for the trace. */
+    volatile String synthesisWorker, deviceWorker, finalizer;
 
     Partition(JobHandle job, Job spec, int index, long seq, ProvingKey key, long abcBytes, long restBytes) {
         this.job = job;

@@ -77,6 +77,7 @@ final class SynthesisWorkers {
         }
         try {
             p.synthStart = System.nanoTime();
+            p.synthesisWorker = Thread.currentThread().getName();
             ProvingKey key = p.key;
             Curve curve = key.curve();
             long n = key.domainSize();

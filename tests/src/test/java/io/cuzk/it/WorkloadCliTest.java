@@ -55,6 +55,56 @@ class WorkloadCliTest {
         }
     }
 
+    /**
+     * --trace: Chrome trace-event JSON with a named track per worker and, for every partition, one
+     * synthesis, one device and one finalize slice, in that order in time; a device worker's slices
+     * never overlap (it proves one partition at a time), and neither do a synthesis worker's.
+     */
+    @Test
+    void traceHasEveryPartitionOnItsWorkersTracks() throws Exception {
+        Path multi = Circuits.dir(Curve.BN254, "multi_main");
+        Path trace = tmp.resolve("trace.json");
+        Cli.Result r = Cli.run("workload", "--zkey", multi.resolve("circuit.zkey").toString(), "--wtns", multi.resolve("witness.wtns").toString(),
+                "--jobs", "4", "--partitions", "5", "--workers-per-device", "2", "--backend", "cpu", "--json", "--trace", trace.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode events = new ObjectMapper().readTree(trace.toFile()).get("traceEvents");
+        java.util.Map<Integer, String> tracks = new java.util.HashMap<>();
+        java.util.Map<String, java.util.Map<String, double[]>> byPartition = new java.util.HashMap<>();
+        java.util.Map<Integer, List<double[]>> byTrack = new java.util.HashMap<>();
+        for (JsonNode e : events) {
+            if (e.get("ph").asText().equals("M") && e.get("name").asText().equals("thread_name")) {
+                tracks.put(e.get("tid").asInt(), e.get("args").get("name").asText());
+            } else if (e.get("ph").asText().equals("X")) {
+                double ts = e.get("ts").asDouble(), dur = e.get("dur").asDouble();
+                assertTrue(ts >= 0 && dur >= 0, e.toString());
+                String id = e.get("args").get("job").asLong() + "/" + e.get("args").get("partition").asInt();
+                double[] prev = byPartition.computeIfAbsent(id, k -> new java.util.HashMap<>()).put(e.get("name").asText(),
+                        new double[] {ts, ts + dur});
+                assertEquals(null, prev, "two " + e.get("name").asText() + " slices for partition " + id);
+                byTrack.computeIfAbsent(e.get("tid").asInt(), k -> new java.util.ArrayList<>()).add(new double[] {ts, ts + dur});
+            }
+        }
+        assertEquals(20, byPartition.size(), "every partition is in the trace");
+        for (var p : byPartition.entrySet()) {
+            var ph = p.getValue();
+            assertEquals(java.util.Set.of("synthesis", "device", "finalize"), ph.keySet(), p.getKey());
+            assertTrue(ph.get("synthesis")[1] <= ph.get("device")[0] && ph.get("device")[1] <= ph.get("finalize")[0] + 1e-3,
+                    "phases out of order for " + p.getKey());
+        }
+        assertTrue(tracks.values().stream().filter(n -> n.startsWith("device-0-worker-")).count() == 2, tracks.toString());
+        for (var t : byTrack.entrySet()) {
+            String name = tracks.get(t.getKey());
+            assertTrue(name != null, "a slice on an unnamed track " + t.getKey());
+            if (name.startsWith("device-") || name.startsWith("cuzk-synthesis-")) {
+                List<double[]> slices = new java.util.ArrayList<>(t.getValue());
+                slices.sort(java.util.Comparator.comparingDouble(a -> a[0]));
+                for (int i = 1; i < slices.size(); i++) {
+                    assertTrue(slices.get(i)[0] >= slices.get(i - 1)[1] - 1e-3, name + ": two partitions at once");
+                }
+            }
+        }
+    }
+
     @Test
     void contendedBaselineAndProgressOutput() throws Exception {
         Path multi = Circuits.dir(Curve.BN254, "multi_main");

@@ -29,6 +29,8 @@ final class ServeCommand implements CliCommand {
         spec.addOption(Specs.option("--listen", "HOST:PORT", String.class, "127.0.0.1:7878",
                 "where to listen; an address other than loopback needs --tls-cert and --tls-key, or --insecure"));
         spec.addOption(Specs.flag("--preload", "read every key at start instead of at its first job"));
+        spec.addOption(Specs.option("--http", "HOST:PORT", String.class, null,
+                "also serve /metrics (Prometheus), /api/status and /trace?seconds=N over HTTP here (loopback unless --insecure)"));
         spec.addOption(Specs.option("--tls-cert", "FILE", Path.class, null, "TLS: the certificate chain (PEM)"));
         spec.addOption(Specs.option("--tls-key", "FILE", Path.class, null, "TLS: its private key (PEM, PKCS#8)"));
         spec.addOption(Specs.flag("--insecure", "allow plaintext on an address other than loopback"));
@@ -49,24 +51,30 @@ final class ServeCommand implements CliCommand {
         return spec;
     }
 
+    static String host(String option, String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon < 0) {
+            throw new InvalidInputException(option + " " + hostPort + ": expected HOST:PORT");
+        }
+        String host = hostPort.substring(0, colon);
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    static int port(String option, String hostPort) {
+        host(option, hostPort);
+        try {
+            return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(option + " " + hostPort + ": the port is not a number");
+        }
+    }
+
     @Override
     public int run(Main root, ParseResult parsed) {
         Path keys = Specs.value(parsed, "--keys");
         String listen = Specs.value(parsed, "--listen");
-        int colon = listen.lastIndexOf(':');
-        if (colon < 0) {
-            throw new InvalidInputException("--listen " + listen + ": expected HOST:PORT");
-        }
-        String host = listen.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port;
-        try {
-            port = Integer.parseInt(listen.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new InvalidInputException("--listen " + listen + ": the port is not a number");
-        }
+        String host = host("--listen", listen);
+        int port = port("--listen", listen);
         Path tokenFile = Specs.value(parsed, "--token-file");
         String token = null;
         if (tokenFile != null) {
@@ -97,6 +105,10 @@ final class ServeCommand implements CliCommand {
         if (cert != null || key != null) {
             b.tls(cert, key);
         }
+        String http = Specs.value(parsed, "--http");
+        if (http != null) {
+            b.http(host("--http", http), port("--http", http));
+        }
         CuzkServer server;
         try {
             server = b.start();
@@ -112,6 +124,11 @@ final class ServeCommand implements CliCommand {
             stopped.countDown();
         }, "cuzk-serve-shutdown"));
         String where = (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port();
+        if (server.httpPort() >= 0) {
+            String h = host("--http", http);
+            root.out.println("cuzk serve: metrics, status and traces on http://" + (h.contains(":") ? "[" + h + "]" : h) + ":"
+                    + server.httpPort() + "/");
+        }
         root.out.println("cuzk serve: listening on " + where + " with " + server.keyCount() + " keys from " + keys + " on "
                 + backend.name() + (token != null ? ", bearer token required" : "") + (cert != null ? ", TLS" : ""));
         root.out.flush();

@@ -195,7 +195,7 @@ final class WorkloadCommand implements CliCommand {
             Path traceFile = Specs.value(parsed, "--trace");
             if (traceFile != null) {
                 try {
-                    OutputFiles.writeTogether(List.of(traceFile), List.of(TraceJson.of(engine.trace())));
+                    OutputFiles.writeTogether(List.of(traceFile), List.of(io.cuzk.server.ChromeTrace.of(engine.trace())));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

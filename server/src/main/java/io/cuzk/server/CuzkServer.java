@@ -46,6 +46,7 @@ public final class CuzkServer implements AutoCloseable {
     private final ScheduledExecutorService ticker;
     private final ExecutorService completions;
     private final Duration drainTimeout;
+    private final HttpEndpoints http;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private CuzkServer(Builder b, KeyDirectory keys) throws IOException {
@@ -85,6 +86,12 @@ public final class CuzkServer implements AutoCloseable {
             }
             sb.addService(health.getHealthService());
             this.server = sb.build().start();
+            try {
+                this.http = b.httpHost == null ? null : new HttpEndpoints(b.httpHost, b.httpPort, engine, service, keys, b.token);
+            } catch (IOException | RuntimeException e) {
+                server.shutdownNow();
+                throw e;
+            }
             health.setStatus("", ServingStatus.SERVING);
             health.setStatus(SERVICE, ServingStatus.SERVING);
             ticker.scheduleWithFixedDelay(this::tick, 100, 100, TimeUnit.MILLISECONDS);
@@ -123,6 +130,15 @@ public final class CuzkServer implements AutoCloseable {
         private long maxWitnessBytes = 1L << 30;
         private long maxQueuedPartitions = 10_000;
         private int maxMessageBytes = 8 << 20;
+        private String httpHost;
+        private int httpPort;
+
+        /** Also serve /metrics, /api/status and /trace over HTTP here (loopback unless insecure). */
+        public Builder http(String host, int port) {
+            this.httpHost = host;
+            this.httpPort = port;
+            return this;
+        }
 
         /** Where to listen: 127.0.0.1:7878 by default; port 0 picks a free port ({@link #port()} says which). */
         public Builder listen(String host, int port) {
@@ -222,6 +238,13 @@ public final class CuzkServer implements AutoCloseable {
                 throw new IllegalArgumentException("listening on " + host + ", which is not a loopback address, needs TLS"
                         + " (--tls-cert and --tls-key) or an explicit --insecure");
             }
+            if (httpHost != null && !insecure && !loopback(httpHost)) {
+                throw new IllegalArgumentException("HTTP on " + httpHost + ", which is not a loopback address, is plaintext: it needs"
+                        + " an explicit --insecure (and, with --token-file, the token on every request)");
+            }
+            if (httpHost != null && (httpPort < 0 || httpPort > 65535)) {
+                throw new IllegalArgumentException("the HTTP port must be 0..65535: " + httpPort);
+            }
             if (engine == null) {
                 engine = Config.builder().build();
             }
@@ -254,6 +277,11 @@ public final class CuzkServer implements AutoCloseable {
     /** The port listened on (the one chosen when asked for port 0); -1 in process. */
     public int port() {
         return server.getPort();
+    }
+
+    /** The HTTP port (the one chosen when asked for port 0), or -1 without HTTP. */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
     }
 
     /** How many keys the folder holds. */
@@ -336,6 +364,9 @@ public final class CuzkServer implements AutoCloseable {
             server.shutdownNow();
         }
         ticker.shutdownNow();
+        if (http != null) {
+            http.stop();
+        }
         engine.close();
         completions.shutdown();
         // the keys go only once the engine released every job: a kernel it could not stop may

@@ -24,7 +24,7 @@ final class TokenCheck implements ServerInterceptor {
         this.expected = digest("Bearer " + token);
     }
 
-    private static byte[] digest(String s) {
+    static byte[] digest(String s) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -436,4 +436,68 @@ class ServerTest {
                 () -> CuzkServer.builder().listen("127.0.0.1", 0).keys(keys).tls(cert, null).start());
         assertTrue(half.getMessage().contains("both"), half.getMessage());
     }
+
+    static java.net.http.HttpResponse<String> get(int port, String path, String token) throws Exception {
+        java.net.http.HttpRequest.Builder r = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            r.header("Authorization", "Bearer " + token);
+        }
+        try (java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient()) {
+            return c.send(r.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    /**
+     * --http: /metrics in Prometheus text format (checked by promtool where it is installed, as CI
+     * installs it), /api/status as JSON, /trace as trace-event JSON with the proved partitions; the
+     * token guards them all.
+     */
+    @Test
+    void httpMetricsStatusAndTrace() throws Exception {
+        try (CuzkServer s = CuzkServer.builder().inProcess("cuzk-http").keys(keys).http("127.0.0.1", 0).token("t0ken").start();
+                CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName("cuzk-http").build(), "t0ken")) {
+            assertEquals(3, c.prove("poseidon", List.of(wtns, wtns, wtns), Priority.PRIORITY_NORMAL, WAIT).getProofsCount());
+            int port = s.httpPort();
+            assertEquals(401, get(port, "/metrics", null).statusCode());
+            assertEquals(401, get(port, "/metrics", "wrong").statusCode());
+            var m = get(port, "/metrics", "t0ken");
+            assertEquals(200, m.statusCode());
+            String metrics = m.body();
+            assertTrue(metrics.contains("cuzk_partitions_ended_total{outcome=\"done\"} 3.0"), metrics);
+            assertTrue(metrics.contains("cuzk_jobs_submitted_total 1.0"), metrics);
+            assertTrue(metrics.contains("cuzk_device_utilization{device=\"device-0-"), metrics);
+            assertTrue(metrics.contains("cuzk_keys_resident 1.0"), metrics);
+            assertTrue(metrics.contains("jvm_memory_used_bytes"), metrics);
+            java.nio.file.Path promtool = java.nio.file.Path.of("/usr/bin/promtool");
+            if (Files.isExecutable(promtool)) {
+                Process p = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+                p.getOutputStream().write(metrics.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                p.getOutputStream().close();
+                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+                assertEquals(0, p.exitValue(), "promtool check metrics: " + out);
+            } else {
+                System.out.println("ServerTest: no promtool at " + promtool + ": /metrics checked by content only");
+            }
+            var st = get(port, "/api/status", "t0ken");
+            assertEquals(200, st.statusCode());
+            var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(st.body());
+            assertEquals(3, json.path("partitionsDone").asLong(), st.body());
+            var trace = get(port, "/trace?seconds=120", "t0ken");
+            assertEquals(200, trace.statusCode());
+            long slices = 0;
+            for (var e : new com.fasterxml.jackson.databind.ObjectMapper().readTree(trace.body()).get("traceEvents")) {
+                if (e.path("ph").asText().equals("X") && e.path("name").asText().equals("device")) {
+                    slices++;
+                }
+            }
+            assertEquals(3, slices, "a device slice per proved partition");
+            assertEquals(400, get(port, "/trace?seconds=soon", "t0ken").statusCode());
+            assertEquals(404, get(port, "/nothing", "t0ken").statusCode());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CuzkServer.builder().inProcess("cuzk-http-2").keys(keys).http("0.0.0.0", 0).start());
+        assertTrue(e.getMessage().contains("--insecure"), e.getMessage());
+    }
 }

@@ -1,4 +1,4 @@
-package io.cuzk.cli;
+package io.cuzk.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,10 +16,11 @@ import java.util.Map;
  * (synthesis, device: H and the MSMs, finalize) with its job, partition, key and priority, times in
  * microseconds from the first submission.
  */
-final class TraceJson {
-    private TraceJson() {}
+public final class ChromeTrace {
+    private ChromeTrace() {}
 
-    static byte[] of(List<PartitionTrace> records) {
+    /** The records as trace-event JSON (UTF-8). */
+    public static byte[] of(List<PartitionTrace> records) {
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = json.createObjectNode();
         root.put("displayTimeUnit", "ms");

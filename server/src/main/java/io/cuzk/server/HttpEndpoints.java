@@ -1,0 +1,211 @@
+package io.cuzk.server;
+
+import com.google.protobuf.util.JsonFormat;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.cuzk.engine.Engine;
+import io.cuzk.engine.EngineStatus;
+import io.cuzk.engine.PartitionState;
+import io.cuzk.engine.Phase;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * The daemon's HTTP side ({@code serve --http}): {@code /metrics} (Prometheus text format),
+ * {@code /api/status} (GetStatus as JSON) and {@code /trace?seconds=N} (the engine's recent
+ * partitions as Chrome trace-event JSON, for ui.perfetto.dev). Served by the JDK's own HttpServer:
+ * three read-only endpoints on loopback need no framework, and it adds no dependency. The bearer
+ * token, when the daemon has one, is required here too.
+ */
+final class HttpEndpoints {
+    private final HttpServer http;
+
+    HttpEndpoints(String host, int port, Engine engine, ProverService service, KeyDirectory keys, String token) throws IOException {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        Supplier<EngineStatus> status = memo(engine::status);
+        register(registry, status, service, keys);
+        JvmMetrics.builder().register(registry);
+        PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
+        byte[] expected = token == null ? null : TokenCheck.digest("Bearer " + token);
+        http = HttpServer.create(new InetSocketAddress(host, port), 16);
+        http.setExecutor(Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("cuzk-http-", 0).factory()));
+        http.createContext("/metrics", x -> serve(x, expected, () -> {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            text.write(out, registry.scrape());
+            return new Reply(200, text.getContentType(), out.toByteArray());
+        }));
+        http.createContext("/api/status", x -> serve(x, expected, () -> new Reply(200, "application/json",
+                JsonFormat.printer().print(service.status()).getBytes(StandardCharsets.UTF_8))));
+        http.createContext("/trace", x -> serve(x, expected, () -> {
+            double seconds = 60;
+            String q = x.getRequestURI().getQuery();
+            if (q != null && q.startsWith("seconds=")) {
+                try {
+                    seconds = Double.parseDouble(q.substring("seconds=".length()));
+                } catch (NumberFormatException e) {
+                    return new Reply(400, "text/plain", ("seconds=" + q.substring(8) + " is not a number\n").getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            long since = System.nanoTime() - (long) (Math.max(0, Math.min(seconds, 86_400)) * 1e9);
+            return new Reply(200, "application/json", ChromeTrace.of(engine.trace(since)));
+        }));
+        http.createContext("/", x -> serve(x, expected, () -> x.getRequestURI().getPath().equals("/")
+                ? new Reply(200, "text/plain", "cuzk daemon: /metrics /api/status /trace?seconds=N\n".getBytes(StandardCharsets.UTF_8))
+                : new Reply(404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8))));
+        http.start();
+    }
+
+    int port() {
+        return http.getAddress().getPort();
+    }
+
+    void stop() {
+        http.stop(0);
+        ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
+    }
+
+    private record Reply(int code, String type, byte[] body) {}
+
+    private interface Body {
+        Reply get() throws IOException;
+    }
+
+    private static void serve(HttpExchange x, byte[] expected, Body body) throws IOException {
+        try (x) {
+            Reply r;
+            if (!x.getRequestMethod().equals("GET") && !x.getRequestMethod().equals("HEAD")) {
+                r = new Reply(405, "text/plain", "only GET\n".getBytes(StandardCharsets.UTF_8));
+            } else if (expected != null && !authorized(x, expected)) {
+                r = new Reply(401, "text/plain", "this daemon needs its bearer token (authorization: Bearer ...)\n"
+                        .getBytes(StandardCharsets.UTF_8));
+            } else {
+                try {
+                    r = body.get();
+                } catch (IOException | RuntimeException e) {
+                    r = new Reply(500, "text/plain", ("cuzk serve: " + e + "\n").getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            x.getResponseHeaders().set("Content-Type", r.type());
+            x.getResponseHeaders().set("Cache-Control", "no-store");
+            boolean head = x.getRequestMethod().equals("HEAD");
+            x.sendResponseHeaders(r.code(), head ? -1 : r.body().length);
+            if (!head) {
+                try (OutputStream out = x.getResponseBody()) {
+                    out.write(r.body());
+                }
+            }
+        }
+    }
+
+    private static boolean authorized(HttpExchange x, byte[] expected) {
+        String given = x.getRequestHeaders().getFirst("Authorization");
+        return given != null && MessageDigest.isEqual(expected, TokenCheck.digest(given));
+    }
+
+    /** One engine snapshot per scrape: the callbacks of one scrape run within a few milliseconds. */
+    private static Supplier<EngineStatus> memo(Supplier<EngineStatus> s) {
+        return new Supplier<>() {
+            private EngineStatus last;
+            private long at;
+
+            @Override
+            public synchronized EngineStatus get() {
+                long now = System.nanoTime();
+                if (last == null || now - at > 100_000_000L) {
+                    last = s.get();
+                    at = now;
+                }
+                return last;
+            }
+        };
+    }
+
+    private static void register(PrometheusRegistry r, Supplier<EngineStatus> status, ProverService service, KeyDirectory keys) {
+        GaugeWithCallback.builder().name("cuzk_device_utilization").help("busy share of the time work waited for the device, since start")
+                .labelNames("device").callback(cb -> status.get().devices().forEach(d -> cb.call(d.utilization(), d.name()))).register(r);
+        GaugeWithCallback.builder().name("cuzk_device_recent_utilization").help("busy share over the last 10 seconds")
+                .labelNames("device").callback(cb -> status.get().devices().forEach(d -> cb.call(d.recentUtilization(), d.name())))
+                .register(r);
+        CounterWithCallback.builder().name("cuzk_device_busy_seconds").help("seconds the device ran kernels").labelNames("device")
+                .callback(cb -> status.get().devices().forEach(d -> cb.call(d.busySeconds(), d.name()))).register(r);
+        CounterWithCallback.builder().name("cuzk_device_partitions").help("partitions the device proved").labelNames("device")
+                .callback(cb -> status.get().devices().forEach(d -> cb.call(d.partitions(), d.name()))).register(r);
+        GaugeWithCallback.builder().name("cuzk_device_longest_chain").help("most partitions run back to back (gaps under 1 ms)")
+                .labelNames("device").callback(cb -> status.get().devices().forEach(d -> cb.call(d.longestChain(), d.name()))).register(r);
+        GaugeWithCallback.builder().name("cuzk_device_idle_gap_seconds")
+                .help("idle gaps of the device while work waited: their 50th and 99th percentile and maximum").labelNames("device", "percentile")
+                .callback(cb -> status.get().devices().forEach(d -> {
+                    cb.call(d.gapsMs().p50() / 1e3, d.name(), "50");
+                    cb.call(d.gapsMs().p99() / 1e3, d.name(), "99");
+                    cb.call(d.gapsMs().max() / 1e3, d.name(), "100");
+                })).register(r);
+        GaugeWithCallback.builder().name("cuzk_partitions").help("partitions in each state now").labelNames("state")
+                .callback(cb -> {
+                    for (Map.Entry<PartitionState, Integer> q : status.get().queues().entrySet()) {
+                        cb.call(q.getValue(), q.getKey().name().toLowerCase(Locale.ROOT));
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("cuzk_partitions_ended").help("partitions ended, by outcome").labelNames("outcome")
+                .callback(cb -> {
+                    EngineStatus.Counters c = status.get().counters();
+                    cb.call(c.partitionsDone(), "done");
+                    cb.call(c.partitionsFailed(), "failed");
+                    cb.call(c.partitionsCancelled(), "cancelled");
+                }).register(r);
+        CounterWithCallback.builder().name("cuzk_jobs_submitted").help("jobs accepted")
+                .callback(cb -> cb.call(status.get().counters().jobsSubmitted())).register(r);
+        CounterWithCallback.builder().name("cuzk_jobs_ended").help("jobs ended, by outcome").labelNames("outcome")
+                .callback(cb -> {
+                    EngineStatus.Counters c = status.get().counters();
+                    cb.call(c.jobsDone(), "done");
+                    cb.call(c.jobsFailed(), "failed");
+                    cb.call(c.jobsCancelled(), "cancelled");
+                }).register(r);
+        GaugeWithCallback.builder().name("cuzk_phase_seconds")
+                .help("time partitions spent in each phase: 50th and 99th percentile and maximum since start").labelNames("phase", "percentile")
+                .callback(cb -> {
+                    for (Map.Entry<Phase, EngineStatus.Percentiles> e : status.get().phasesMs().entrySet()) {
+                        cb.call(e.getValue().p50() / 1e3, e.getKey().label(), "50");
+                        cb.call(e.getValue().p99() / 1e3, e.getKey().label(), "99");
+                        cb.call(e.getValue().max() / 1e3, e.getKey().label(), "100");
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("cuzk_memory_bytes").help("the memory budget and the slab pool, in bytes").labelNames("kind")
+                .callback(cb -> {
+                    EngineStatus.Memory m = status.get().memory();
+                    cb.call(m.budgetCapacity(), "budget");
+                    cb.call(m.budgetUsed(), "budget_used");
+                    cb.call(m.budgetPeak(), "budget_peak");
+                    cb.call(m.poolAllocated(), "pool");
+                    cb.call(m.poolInUse(), "pool_in_use");
+                    cb.call(m.poolIdle(), "pool_idle");
+                    cb.call(m.poolPeak(), "pool_peak");
+                    cb.call(m.pinned(), "pinned");
+                }).register(r);
+        CounterWithCallback.builder().name("cuzk_pool_returned_bytes").help("idle pool memory given back to the system")
+                .callback(cb -> cb.call(status.get().memory().poolReturnedBytes())).register(r);
+        GaugeWithCallback.builder().name("cuzk_lookahead").help("partitions admitted ahead of the devices: the bound and now")
+                .labelNames("kind").callback(cb -> {
+                    EngineStatus.Lookahead l = status.get().lookahead();
+                    cb.call(l.limit(), "limit");
+                    cb.call(l.admitted(), "admitted");
+                }).register(r);
+        GaugeWithCallback.builder().name("cuzk_keys_resident").help("proving keys read into memory")
+                .callback(cb -> cb.call(keys.resident().size())).register(r);
+        GaugeWithCallback.builder().name("cuzk_draining").help("1 while the daemon drains for shutdown")
+                .callback(cb -> cb.call(service.draining() ? 1 : 0)).register(r);
+    }
+}

@@ -84,6 +84,18 @@ public final class Main {
     final PrintStream err;
     boolean verbose;
     boolean json;
+    /**
+     * Whether the process talks to a terminal (System.console(): stdin and stdout are one), for the
+     * progress lines meant for people watching, not for logs or pipes; false when run in process.
+     * Asked only by the commands that print progress: the check costs a proof's start nothing.
+     */
+    boolean errIsTerminal() {
+        if (err != System.err) {
+            return false;
+        }
+        java.io.Console c = System.console();
+        return c != null && c.isTerminal();
+    }
 
     Main(InputStream in, PrintStream out, PrintStream err) {
         this.in = in;

@@ -72,6 +72,8 @@ final class WorkloadCommand implements CliCommand {
                 + "time, first alone and then submitted into the backlog of the other jobs"));
         spec.addOption(Specs.option("--urgent-partitions", "P", int.class, "10", "partitions per urgent job"));
         spec.addOption(Specs.option("--warmup-jobs", "N", int.class, "0", "prove N jobs first, untimed and not reported"));
+        spec.addOption(Specs.option("--progress", "auto|always|never", String.class, "auto", "a progress line on stderr (partitions "
+                + "done, proofs/s, utilization, partitions by phase): auto shows it when stderr is a terminal"));
         spec.addOption(Specs.option("--trace", "FILE", Path.class, null, "write what every worker did into FILE as Chrome trace-event "
                 + "JSON (open it in ui.perfetto.dev): a track per synthesis worker, device worker and finalizer"));
         spec.addOption(Specs.flag("--json", "print the summary as JSON"));
@@ -108,6 +110,13 @@ final class WorkloadCommand implements CliCommand {
         TrackerMode tracker = Specs.value(parsed, "--tracker");
         boolean json = Specs.value(parsed, "--json");
         Path outDir = Specs.value(parsed, "--out");
+        String progressMode = Specs.value(parsed, "--progress");
+        boolean showProgress = !json && switch (progressMode) {
+            case "always" -> true;
+            case "never" -> false;
+            case "auto" -> root.errIsTerminal();
+            default -> throw new InvalidInputException("--progress " + progressMode + ": expected auto, always or never");
+        };
         PrintStream out = root.out, err = root.err;
         for (Path p : wtns) {
             requireInput(p);
@@ -177,8 +186,8 @@ final class WorkloadCommand implements CliCommand {
                         }
                         break;
                     } catch (TimeoutException e) {
-                        if (!json && System.nanoTime() - lastPrint > TimeUnit.SECONDS.toNanos(1)) {
-                            progress(err, engine.status(), total);
+                        if (showProgress && System.nanoTime() - lastPrint > TimeUnit.SECONDS.toNanos(1)) {
+                            progress(err, engine.status(), total, (System.nanoTime() - t0) / 1e9);
                             lastPrint = System.nanoTime();
                         }
                     } catch (ExecutionException e) {
@@ -213,8 +222,10 @@ final class WorkloadCommand implements CliCommand {
             if (json) {
                 out.println(json(s, total, seconds, failures, urgent, lingerS, lingered));
             } else {
-                progress(err, s, total);
-                err.println();
+                if (showProgress) {
+                    progress(err, s, total, seconds);
+                    err.println();
+                }
                 summary(out, s, seconds, urgent, lingerS, lingered);
             }
         }
@@ -327,9 +338,10 @@ final class WorkloadCommand implements CliCommand {
         }
     }
 
-    private static void progress(PrintStream err, EngineStatus s, long total) {
+    private static void progress(PrintStream err, EngineStatus s, long total, double seconds) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format("\r%d/%d partitions done", s.counters().partitionsDone(), total));
+        long done = s.counters().partitionsDone();
+        b.append(String.format(Locale.ROOT, "\r%d/%d partitions done, %.1f proofs/s", done, total, seconds > 0 ? done / seconds : 0.0));
         for (EngineStatus.Device d : s.devices()) {
             b.append(String.format(Locale.ROOT, "; %s utilization %.3f (last 10 s %.3f)", d.name(), d.utilization(), d.recentUtilization()));
         }

@@ -1,6 +1,7 @@
 package io.cuzk.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -113,11 +114,17 @@ class WorkloadCliTest {
         assertEquals(0, r.status(), r.err());
         assertEquals("contended", new ObjectMapper().readTree(r.out()).get("tracker").asText());
         Cli.Result human = Cli.run("workload", "--zkey", multi.resolve("circuit.zkey").toString(), "--wtns",
-                multi.resolve("witness.wtns").toString(), "--jobs", "2", "--partitions", "2", "--backend", "auto");
+                multi.resolve("witness.wtns").toString(), "--jobs", "2", "--partitions", "2", "--backend", "auto", "--progress", "always");
         assertEquals(0, human.status(), human.err());
         assertTrue(human.out().contains("4 partitions in"), human.out());
-        assertTrue(human.err().contains("4/4 partitions done"), human.err());
+        assertTrue(human.err().contains("4/4 partitions done,") && human.err().contains("proofs/s"), human.err());
         assertTrue(human.err().contains("backend auto: cpu"), human.err());
+        // not a terminal (in process, as in a pipe or a log): no progress line by default
+        Cli.Result quiet = Cli.run("workload", "--zkey", multi.resolve("circuit.zkey").toString(), "--wtns",
+                multi.resolve("witness.wtns").toString(), "--jobs", "2", "--partitions", "2");
+        assertEquals(0, quiet.status(), quiet.err());
+        assertTrue(quiet.out().contains("4 partitions in"), quiet.out());
+        assertFalse(quiet.err().contains("partitions done"), quiet.err());
     }
 
     @Test

@@ -1,10 +1,15 @@
 package io.cuzk.server;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.util.JsonFormat;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.cuzk.engine.Engine;
 import io.cuzk.engine.EngineStatus;
+import io.cuzk.engine.PartitionTrace;
 import io.cuzk.engine.PartitionState;
 import io.cuzk.engine.Phase;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -18,6 +23,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -25,7 +31,8 @@ import java.util.function.Supplier;
 
 /**
  * The daemon's HTTP side ({@code serve --http}): {@code /metrics} (Prometheus text format),
- * {@code /api/status} (GetStatus as JSON) and {@code /trace?seconds=N} (the engine's recent
+ * {@code /api/status} (GetStatus as JSON), {@code /api/timeline?since=S} (each worker's intervals)
+ * and {@code /trace?seconds=N} (the engine's recent
  * partitions as Chrome trace-event JSON, for ui.perfetto.dev). Served by the JDK's own HttpServer:
  * three read-only endpoints on loopback need no framework, and it adds no dependency. The bearer
  * token, when the daemon has one, is required here too.
@@ -62,10 +69,58 @@ final class HttpEndpoints {
             long since = System.nanoTime() - (long) (Math.max(0, Math.min(seconds, 86_400)) * 1e9);
             return new Reply(200, "application/json", ChromeTrace.of(engine.trace(since)));
         }));
+        http.createContext("/api/timeline", x -> serve(x, expected, () -> {
+            // ?since=S: the intervals of partitions finalized in the last S seconds (default 60)
+            double seconds = 60;
+            String q = x.getRequestURI().getQuery();
+            if (q != null && q.startsWith("since=")) {
+                try {
+                    seconds = Double.parseDouble(q.substring("since=".length()));
+                } catch (NumberFormatException e) {
+                    return new Reply(400, "text/plain", ("since=" + q.substring(6) + " is not a number of seconds\n")
+                            .getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            long now = System.nanoTime();
+            long since = now - (long) (Math.max(0, Math.min(seconds, 86_400)) * 1e9);
+            return new Reply(200, "application/json", timeline(engine.trace(since), now));
+        }));
         http.createContext("/", x -> serve(x, expected, () -> x.getRequestURI().getPath().equals("/")
-                ? new Reply(200, "text/plain", "cuzk daemon: /metrics /api/status /trace?seconds=N\n".getBytes(StandardCharsets.UTF_8))
+                ? new Reply(200, "text/plain", "cuzk daemon: /metrics /api/status /api/timeline?since=S /trace?seconds=N\n".getBytes(StandardCharsets.UTF_8))
                 : new Reply(404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8))));
         http.start();
+    }
+
+    /**
+     * Per worker, the intervals of each phase of the partitions given, in seconds before now (negative
+     * numbers: the page plots the last minutes): {"now": 0, "workers": {"device-0-worker-0":
+     * [{"phase": "device", "job": 3, "partition": 1, "start": -2.51, "end": -2.48}, ...], ...}}.
+     */
+    static byte[] timeline(List<PartitionTrace> records, long now) {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = json.createObjectNode();
+        ObjectNode workers = root.putObject("workers");
+        for (PartitionTrace r : records) {
+            interval(workers, r.synthesisWorker(), "synthesis", r, r.synthesisStart(), r.synthesisEnd(), now);
+            interval(workers, r.deviceWorker(), "device", r, r.deviceStart(), r.deviceEnd(), now);
+            interval(workers, r.finalizer(), "finalize", r, r.finalizeStart(), r.finalizeEnd(), now);
+        }
+        try {
+            return json.writeValueAsBytes(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void interval(ObjectNode workers, String worker, String phase,
+            PartitionTrace r, long start, long end, long now) {
+        if (worker == null || start == 0 || end < start) {
+            return;
+        }
+        ArrayNode list = workers.has(worker)
+                ? (ArrayNode) workers.get(worker) : workers.putArray(worker);
+        list.addObject().put("phase", phase).put("job", r.job()).put("partition", r.partition()).put("start", (start - now) / 1e9)
+                .put("end", (end - now) / 1e9);
     }
 
     int port() {

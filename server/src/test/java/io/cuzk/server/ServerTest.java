@@ -494,6 +494,21 @@ class ServerTest {
             }
             assertEquals(3, slices, "a device slice per proved partition");
             assertEquals(400, get(port, "/trace?seconds=soon", "t0ken").statusCode());
+            var tl = get(port, "/api/timeline?since=120", "t0ken");
+            assertEquals(200, tl.statusCode());
+            var workers = new com.fasterxml.jackson.databind.ObjectMapper().readTree(tl.body()).get("workers");
+            long device = 0;
+            for (var w : workers.properties()) {
+                for (var iv : w.getValue()) {
+                    assertTrue(iv.get("start").asDouble() <= iv.get("end").asDouble() && iv.get("end").asDouble() <= 0, iv.toString());
+                    if (iv.get("phase").asText().equals("device")) {
+                        assertTrue(w.getKey().startsWith("device-0-worker-"), w.getKey());
+                        device++;
+                    }
+                }
+            }
+            assertEquals(3, device, tl.body());
+            assertEquals(400, get(port, "/api/timeline?since=x", "t0ken").statusCode());
             assertEquals(404, get(port, "/nothing", "t0ken").statusCode());
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -57,33 +57,14 @@ final class HttpEndpoints {
         http.createContext("/api/status", x -> serve(x, expected, () -> new Reply(200, "application/json",
                 JsonFormat.printer().print(service.status()).getBytes(StandardCharsets.UTF_8))));
         http.createContext("/trace", x -> serve(x, expected, () -> {
-            double seconds = 60;
-            String q = x.getRequestURI().getQuery();
-            if (q != null && q.startsWith("seconds=")) {
-                try {
-                    seconds = Double.parseDouble(q.substring("seconds=".length()));
-                } catch (NumberFormatException e) {
-                    return new Reply(400, "text/plain", ("seconds=" + q.substring(8) + " is not a number\n").getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            long since = System.nanoTime() - (long) (Math.max(0, Math.min(seconds, 86_400)) * 1e9);
-            return new Reply(200, "application/json", ChromeTrace.of(engine.trace(since)));
+            long now = System.nanoTime();
+            Long since = since(x, "seconds", now);
+            return since == null ? badSeconds(x, "seconds") : new Reply(200, "application/json", ChromeTrace.of(engine.trace(since)));
         }));
         http.createContext("/api/timeline", x -> serve(x, expected, () -> {
-            // ?since=S: the intervals of partitions finalized in the last S seconds (default 60)
-            double seconds = 60;
-            String q = x.getRequestURI().getQuery();
-            if (q != null && q.startsWith("since=")) {
-                try {
-                    seconds = Double.parseDouble(q.substring("since=".length()));
-                } catch (NumberFormatException e) {
-                    return new Reply(400, "text/plain", ("since=" + q.substring(6) + " is not a number of seconds\n")
-                            .getBytes(StandardCharsets.UTF_8));
-                }
-            }
             long now = System.nanoTime();
-            long since = now - (long) (Math.max(0, Math.min(seconds, 86_400)) * 1e9);
-            return new Reply(200, "application/json", timeline(engine.trace(since), now));
+            Long since = since(x, "since", now);
+            return since == null ? badSeconds(x, "since") : new Reply(200, "application/json", timeline(engine.trace(since), now));
         }));
         http.createContext("/", x -> serve(x, expected, () -> x.getRequestURI().getPath().equals("/")
                 ? new Reply(200, "text/plain", "cuzk daemon: /metrics /api/status /api/timeline?since=S /trace?seconds=N\n".getBytes(StandardCharsets.UTF_8))
@@ -121,6 +102,25 @@ final class HttpEndpoints {
                 ? (ArrayNode) workers.get(worker) : workers.putArray(worker);
         list.addObject().put("phase", phase).put("job", r.job()).put("partition", r.partition()).put("start", (start - now) / 1e9)
                 .put("end", (end - now) / 1e9);
+    }
+
+    /** ?name=S: S seconds before now (default 60, at most a day) as a nanoTime, or null if S is no number. */
+    private static Long since(HttpExchange x, String name, long now) {
+        double seconds = 60;
+        String q = x.getRequestURI().getQuery();
+        if (q != null && q.startsWith(name + "=")) {
+            try {
+                seconds = Double.parseDouble(q.substring(name.length() + 1));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return now - (long) (Math.max(0, Math.min(seconds, 86_400)) * 1e9);
+    }
+
+    private static Reply badSeconds(HttpExchange x, String name) {
+        return new Reply(400, "text/plain", (x.getRequestURI().getQuery() + ": " + name + " must be a number of seconds\n")
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     int port() {

@@ -30,7 +30,8 @@ final class ServeCommand implements CliCommand {
                 "where to listen; an address other than loopback needs --tls-cert and --tls-key, or --insecure"));
         spec.addOption(Specs.flag("--preload", "read every key at start instead of at its first job"));
         spec.addOption(Specs.option("--http", "HOST:PORT", String.class, null,
-                "also serve /metrics (Prometheus), /api/status and /trace?seconds=N over HTTP here (loopback unless --insecure)"));
+                "also serve /metrics (Prometheus), /api/status, /api/timeline and /trace?seconds=N here: HTTPS with --tls-cert; an "
+                        + "address other than loopback needs TLS or --insecure"));
         spec.addOption(Specs.option("--tls-cert", "FILE", Path.class, null, "TLS: the certificate chain (PEM)"));
         spec.addOption(Specs.option("--tls-key", "FILE", Path.class, null, "TLS: its private key (PEM, PKCS#8)"));
         spec.addOption(Specs.flag("--insecure", "allow plaintext on an address other than loopback"));

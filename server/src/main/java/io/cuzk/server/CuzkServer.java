@@ -87,7 +87,8 @@ public final class CuzkServer implements AutoCloseable {
             sb.addService(health.getHealthService());
             this.server = sb.build().start();
             try {
-                this.http = b.httpHost == null ? null : new HttpEndpoints(b.httpHost, b.httpPort, engine, service, keys, b.token);
+                this.http = b.httpHost == null ? null : new HttpEndpoints(b.httpHost, b.httpPort, engine, service, keys, b.token, b.tlsCert,
+                        b.tlsKey);
             } catch (IOException | RuntimeException e) {
                 server.shutdownNow();
                 throw e;
@@ -133,7 +134,7 @@ public final class CuzkServer implements AutoCloseable {
         private String httpHost;
         private int httpPort;
 
-        /** Also serve /metrics, /api/status and /trace over HTTP here (loopback unless insecure). */
+        /** Also serve /metrics, /api/status, /api/timeline and /trace here: HTTPS with TLS; off loopback only with TLS or insecure. */
         public Builder http(String host, int port) {
             this.httpHost = host;
             this.httpPort = port;
@@ -238,9 +239,9 @@ public final class CuzkServer implements AutoCloseable {
                 throw new IllegalArgumentException("listening on " + host + ", which is not a loopback address, needs TLS"
                         + " (--tls-cert and --tls-key) or an explicit --insecure");
             }
-            if (httpHost != null && !insecure && !loopback(httpHost)) {
-                throw new IllegalArgumentException("HTTP on " + httpHost + ", which is not a loopback address, is plaintext: it needs"
-                        + " an explicit --insecure (and, with --token-file, the token on every request)");
+            if (httpHost != null && tlsCert == null && !insecure && !loopback(httpHost)) {
+                throw new IllegalArgumentException("HTTP on " + httpHost + ", which is not a loopback address, needs TLS"
+                        + " (--tls-cert and --tls-key: it is then HTTPS) or an explicit --insecure");
             }
             if (httpHost != null && (httpPort < 0 || httpPort > 65535)) {
                 throw new IllegalArgumentException("the HTTP port must be 0..65535: " + httpPort);

@@ -34,20 +34,28 @@ import java.util.function.Supplier;
  * {@code /api/status} (GetStatus as JSON), {@code /api/timeline?since=S} (each worker's intervals)
  * and {@code /trace?seconds=N} (the engine's recent
  * partitions as Chrome trace-event JSON, for ui.perfetto.dev). Served by the JDK's own HttpServer:
- * three read-only endpoints on loopback need no framework, and it adds no dependency. The bearer
- * token, when the daemon has one, is required here too.
+ * four read-only endpoints need no framework, and it adds no dependency. The daemon's rules hold
+ * here too: its bearer token, when it has one, on every request; HTTPS with its certificate when it
+ * has TLS; an address other than loopback only with one of TLS or --insecure.
  */
 final class HttpEndpoints {
     private final HttpServer http;
 
-    HttpEndpoints(String host, int port, Engine engine, ProverService service, KeyDirectory keys, String token) throws IOException {
+    HttpEndpoints(String host, int port, Engine engine, ProverService service, KeyDirectory keys, String token,
+            java.nio.file.Path tlsCert, java.nio.file.Path tlsKey) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         Supplier<EngineStatus> status = memo(engine::status);
         register(registry, status, service, keys);
         JvmMetrics.builder().register(registry);
         PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
         byte[] expected = token == null ? null : TokenCheck.digest("Bearer " + token);
-        http = HttpServer.create(new InetSocketAddress(host, port), 16);
+        if (tlsCert != null) {
+            com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(host, port), 16);
+            https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(sslContext(tlsCert, tlsKey)));
+            http = https;
+        } else {
+            http = HttpServer.create(new InetSocketAddress(host, port), 16);
+        }
         http.setExecutor(Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("cuzk-http-", 0).factory()));
         http.createContext("/metrics", x -> serve(x, expected, () -> {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -102,6 +110,45 @@ final class HttpEndpoints {
                 ? (ArrayNode) workers.get(worker) : workers.putArray(worker);
         list.addObject().put("phase", phase).put("job", r.job()).put("partition", r.partition()).put("start", (start - now) / 1e9)
                 .put("end", (end - now) / 1e9);
+    }
+
+    /** A TLS context serving the daemon's certificate chain and PKCS#8 private key (PEM), as its gRPC side does. */
+    static javax.net.ssl.SSLContext sslContext(java.nio.file.Path certFile, java.nio.file.Path keyFile) throws IOException {
+        try {
+            java.util.Collection<? extends java.security.cert.Certificate> chain;
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(certFile)) {
+                chain = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(in);
+            }
+            String pem = java.nio.file.Files.readString(keyFile, StandardCharsets.US_ASCII);
+            if (!pem.contains("-----BEGIN PRIVATE KEY-----")) {
+                throw new IOException(keyFile + ": the TLS key must be PKCS#8 PEM (BEGIN PRIVATE KEY; openssl pkcs8 -topk8 -nocrypt converts)");
+            }
+            byte[] der = java.util.Base64.getMimeDecoder().decode(pem.substring(pem.indexOf("-----BEGIN PRIVATE KEY-----") + 27,
+                    pem.indexOf("-----END PRIVATE KEY-----")));
+            java.security.spec.PKCS8EncodedKeySpec spec = new java.security.spec.PKCS8EncodedKeySpec(der);
+            java.security.PrivateKey key = null;
+            for (String alg : List.of("EC", "RSA", "Ed25519")) {
+                try {
+                    key = java.security.KeyFactory.getInstance(alg).generatePrivate(spec);
+                    break;
+                } catch (java.security.spec.InvalidKeySpecException notThisOne) {
+                    // the next algorithm
+                }
+            }
+            if (key == null) {
+                throw new IOException(keyFile + ": not an EC, RSA or Ed25519 private key");
+            }
+            java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setKeyEntry("cuzk", key, new char[0], chain.toArray(new java.security.cert.Certificate[0]));
+            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, new char[0]);
+            javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+            ctx.init(kmf.getKeyManagers(), null, null);
+            return ctx;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("the TLS certificate or key cannot be used: " + e.getMessage(), e);
+        }
     }
 
     /** ?name=S: S seconds before now (default 60, at most a day) as a nanoTime, or null if S is no number. */

@@ -424,12 +424,29 @@ class ServerTest {
         }
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, out);
-        try (CuzkServer s = CuzkServer.builder().listen("127.0.0.1", 0).keys(keys).tls(cert, pkey).start();
+        try (CuzkServer s = CuzkServer.builder().listen("127.0.0.1", 0).http("127.0.0.1", 0).keys(keys).tls(cert, pkey).start();
                 CuzkClient secure = CuzkClient.builder("127.0.0.1:" + s.port()).tls(cert).build();
                 CuzkClient plain = CuzkClient.builder("127.0.0.1:" + s.port()).build()) {
             assertProof(secure.prove("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, WAIT).getProofs(0));
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, plain::keys);
             assertEquals(io.grpc.Status.Code.UNAVAILABLE, e.getStatus().getCode());
+            // the HTTP side is HTTPS with the same certificate
+            java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            try (var in = Files.newInputStream(cert)) {
+                trust.setCertificateEntry("cuzk", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+            }
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            try (java.net.http.HttpClient https = java.net.http.HttpClient.newBuilder().sslContext(ctx).build()) {
+                var r = https.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("https://127.0.0.1:" + s.httpPort() + "/api/status"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode());
+                assertTrue(r.body().contains("\"jobsDone\""), r.body());
+            }
+            assertThrows(java.io.IOException.class, () -> get(s.httpPort(), "/api/status", null), "plain HTTP to the HTTPS port");
         }
         // TLS makes another address acceptable without --insecure; half a TLS setting does not
         IllegalArgumentException half = assertThrows(IllegalArgumentException.class,

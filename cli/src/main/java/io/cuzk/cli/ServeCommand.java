@@ -41,6 +41,8 @@ final class ServeCommand implements CliCommand {
         spec.addOption(Specs.option("--result-ttl-s", "S", int.class, "600", "how long a finished job's proofs stay retrievable"));
         spec.addOption(Specs.option("--max-witness-mib", "M", int.class, "1024", "the witnesses of one job, in MiB, at most (up to 2047)"));
         spec.addOption(Specs.option("--max-queued", "P", int.class, "10000", "partitions accepted and not yet proved, at most"));
+        spec.addOption(Specs.option("--max-receiving-mib", "M", Integer.class, null, "witness bytes of submissions still streaming "
+                + "in, over all of them, at most (default: half the Java heap)"));
         spec.addOption(Specs.option("--max-message-mib", "M", int.class, "8",
                 "the largest gRPC message accepted (Prove's witnesses travel in one)"));
         spec.addOption(Specs.option("--budget-mib", "M", Integer.class, null, "the engine's memory budget in MiB (default: half the "
@@ -105,6 +107,10 @@ final class ServeCommand implements CliCommand {
                 .maxMessageBytes(Specs.intValue(parsed, "--max-message-mib", 1, 1024) << 20);
         if (cert != null || key != null) {
             b.tls(cert, key);
+        }
+        Integer receiving = Specs.value(parsed, "--max-receiving-mib");
+        if (receiving != null) {
+            b.maxReceivingBytes((long) Specs.inRange(parsed, "--max-receiving-mib", receiving, 1, 1 << 24) << 20);
         }
         String http = Specs.value(parsed, "--http");
         if (http != null) {

@@ -64,7 +64,7 @@ public final class CuzkServer implements AutoCloseable {
                     r.run();
                 }
             };
-            this.service = new ProverService(engine, keys, new ServerLimits(b.maxWitnessBytes, b.maxQueuedPartitions, b.resultTtl),
+            this.service = new ProverService(engine, keys, new ServerLimits(b.maxWitnessBytes, b.maxQueuedPartitions, b.maxReceivingBytes, b.resultTtl),
                     results);
             this.health = new HealthStatusManager();
             ServerBuilder<?> sb;
@@ -129,6 +129,8 @@ public final class CuzkServer implements AutoCloseable {
         private Duration drainTimeout = Duration.ofSeconds(60);
         private Duration resultTtl = Duration.ofMinutes(10);
         private long maxWitnessBytes = 1L << 30;
+        // witnesses stream into the Java heap until their job is accepted: half of it at most
+        private long maxReceivingBytes = Runtime.getRuntime().maxMemory() / 2;
         private long maxQueuedPartitions = 10_000;
         private int maxMessageBytes = 8 << 20;
         private String httpHost;
@@ -200,6 +202,12 @@ public final class CuzkServer implements AutoCloseable {
             return this;
         }
 
+        /** Witness bytes of submissions still streaming in, over all of them, at most (default: half the Java heap). */
+        public Builder maxReceivingBytes(long v) {
+            this.maxReceivingBytes = v;
+            return this;
+        }
+
         public Builder maxWitnessBytes(long v) {
             this.maxWitnessBytes = v;
             return this;
@@ -226,7 +234,7 @@ public final class CuzkServer implements AutoCloseable {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("the port must be 0..65535: " + port);
             }
-            if (maxWitnessBytes <= 0 || maxQueuedPartitions <= 0 || maxMessageBytes < 1 << 20) {
+            if (maxWitnessBytes <= 0 || maxQueuedPartitions <= 0 || maxReceivingBytes <= 0 || maxMessageBytes < 1 << 20) {
                 throw new IllegalArgumentException("the limits must be positive and messages at least 1 MiB");
             }
             if (maxWitnessBytes > 2047L << 20) {

@@ -57,6 +57,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
     private final long startedNanos = System.nanoTime();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong queuedPartitions = new AtomicLong();
+    /** Witness bytes of Submit streams not yet accepted, over all of them. */
+    private final AtomicLong receiving = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger inAccept = new java.util.concurrent.atomic.AtomicInteger();
     /** Jobs whose witnesses the engine has not released yet: the keys are closed only when none is left. */
     final java.util.concurrent.atomic.AtomicInteger unreleased = new java.util.concurrent.atomic.AtomicInteger();
@@ -261,8 +263,15 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
             private void fail(StatusRuntimeException e) {
                 failed = true;
-                parts.clear();
+                release();
                 reply.onError(e);
+            }
+
+            /** Gives this stream's share of the bytes being received back, once. */
+            private void release() {
+                parts.clear();
+                receiving.addAndGet(-bytes);
+                bytes = 0;
             }
 
             @Override
@@ -304,10 +313,18 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                         fail(status(io.grpc.Status.INVALID_ARGUMENT, "witness chunks skip partition " + parts.size()));
                         return;
                     }
-                    bytes += c.getData().size();
+                    int n = c.getData().size();
+                    bytes += n; // counted in both at once: release() gives back exactly what was taken
+                    long all = receiving.addAndGet(n);
                     if (bytes > limits.maxWitnessBytes()) {
                         fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job's witnesses exceed the daemon's limit of "
                                 + limits.maxWitnessBytes() + " bytes"));
+                        return;
+                    }
+                    // all Submit streams together: what the daemon holds of witnesses not yet accepted
+                    if (all > limits.maxReceivingBytes()) {
+                        fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the daemon is receiving more witness bytes than its limit of "
+                                + limits.maxReceivingBytes() + " over all submissions; try again shortly"));
                         return;
                     }
                     if (p == parts.size()) {
@@ -320,7 +337,10 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
             @Override
             public void onError(Throwable t) {
-                parts.clear(); // the client went away: nothing was accepted
+                if (!failed) {
+                    failed = true;
+                    release(); // the client went away: nothing was accepted
+                }
             }
 
             @Override
@@ -328,6 +348,14 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 if (failed) {
                     return;
                 }
+                try {
+                    complete();
+                } finally {
+                    release(); // accepted (the bytes are in native memory now) or refused
+                }
+            }
+
+            private void complete() {
                 if (spec == null) {
                     reply.onError(status(io.grpc.Status.INVALID_ARGUMENT, "an empty Submit stream"));
                     return;

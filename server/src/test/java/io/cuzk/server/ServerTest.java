@@ -159,6 +159,21 @@ class ServerTest {
         }
     }
 
+    /** Witnesses streaming in are bounded over all submissions; a refused one gives its share back. */
+    @Test
+    void bytesBeingReceivedAreBounded() throws Exception {
+        try (Daemon d = daemon(b -> b.maxReceivingBytes(3 << 20)); CuzkClient c = d.client(null)) {
+            byte[] padded = java.util.Arrays.copyOf(wtns, 4 << 20);
+            Throwable e = assertThrows(RuntimeException.class, () -> c.submit("poseidon", List.of(padded), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, code(e));
+            assertTrue(description(e).contains("receiving"), description(e));
+            for (int i = 0; i < 3; i++) { // 2 MiB each: would exceed 3 MiB if the refused stream kept its share
+                byte[] two = java.util.Arrays.copyOf(wtns, 2 << 20);
+                assertEquals(1, c.await(c.submit("poseidon", List.of(two), Priority.PRIORITY_NORMAL, null).jobId(), WAIT).getProofsCount());
+            }
+        }
+    }
+
     @Test
     void aClientJobIdIsProvedOnce() throws Exception {
         try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {

@@ -1,8 +1,9 @@
 package io.cuzk.server;
 
 import com.google.protobuf.ByteString;
+import io.cuzk.Codec;
 import io.cuzk.Curve;
-import io.cuzk.Point;
+import io.cuzk.Encoding;
 import io.cuzk.api.v1.JobEvent;
 import io.cuzk.api.v1.JobResult;
 import io.cuzk.api.v1.JobState;
@@ -183,26 +184,17 @@ final class ServerJob {
         return b.build();
     }
 
-    /** pi_a, pi_b, pi_c affine and big-endian, each coordinate the base field's width; zeros for infinity. */
+    /**
+     * pi_a, pi_b and pi_c in the Ethereum precompiles' encodings, written by the project's codec:
+     * EIP-196/197 on BN254 (64 + 128 + 64 bytes), EIP-2537 on BLS12-381 (128 + 256 + 128).
+     */
     static byte[] raw(Proof p) {
-        Curve c = p.curve();
-        int w = c.fpBytes();
-        byte[] out = new byte[8 * w];
-        put(out, 0, w, p.piA(), 2);
-        put(out, 2 * w, w, p.piB(), 4);
-        put(out, 6 * w, w, p.piC(), 2);
+        Encoding e = p.curve() == Curve.BN254 ? Encoding.EIP196 : Encoding.EIP2537;
+        byte[] a = Codec.encode(p.piA(), e), b = Codec.encode(p.piB(), e), c = Codec.encode(p.piC(), e);
+        byte[] out = new byte[a.length + b.length + c.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        System.arraycopy(c, 0, out, a.length + b.length, c.length);
         return out;
-    }
-
-    private static void put(byte[] out, int at, int w, Point pt, int n) {
-        if (pt.isInfinity()) {
-            return;
-        }
-        BigInteger[] xy = pt.coordinates();
-        for (int i = 0; i < n; i++) {
-            byte[] b = xy[i].toByteArray();
-            int len = Math.min(b.length, w);
-            System.arraycopy(b, b.length - len, out, at + (i + 1) * w - len, len);
-        }
     }
 }

@@ -85,13 +85,22 @@ class ServerTest {
                 p.getProofJson());
         assertEquals(publicSignals.stream().map(BigInteger::toString).toList(), p.getPublicSignalsList());
         assertEquals("[\n \"" + publicSignals.get(0) + "\"\n]\n", p.getPublicJson());
-        assertEquals(8 * 32, p.getProof().size(), "raw proof: 8 coordinates of 32 bytes");
-        // the raw bytes hold the same pi_a.x as proof.json
-        String ax = p.getProofJson().split("\"pi_a\": \\[\n  \"")[1].split("\"")[0];
-        byte[] x = new BigInteger(ax).toByteArray();
+        assertEquals(64 + 128 + 64, p.getProof().size(), "raw proof: EIP-196/197 G1, G2, G1");
+        // the raw bytes hold proof.json's coordinates where EIP-196/197 puts them: pi_a.x first, and
+        // in pi_b the imaginary part of x (snarkjs's pi_b[0][1]) before the real one
+        String json = p.getProofJson();
+        String ax = json.split("\"pi_a\": \\[\n  \"")[1].split("\"")[0];
+        String[] bx = json.split("\"pi_b\": \\[\n  \\[\n   \"")[1].split("\"");
+        assertArrayEquals(be32(ax), p.getProof().substring(0, 32).toByteArray());
+        assertArrayEquals(be32(bx[2]), p.getProof().substring(64, 96).toByteArray(), "pi_b.x.c1");
+        assertArrayEquals(be32(bx[0]), p.getProof().substring(96, 128).toByteArray(), "pi_b.x.c0");
+    }
+
+    static byte[] be32(String decimal) {
+        byte[] x = new BigInteger(decimal).toByteArray();
         byte[] want = new byte[32];
         System.arraycopy(x, Math.max(0, x.length - 32), want, 32 - Math.min(32, x.length), Math.min(32, x.length));
-        assertArrayEquals(want, p.getProof().substring(0, 32).toByteArray());
+        return want;
     }
 
     @Test

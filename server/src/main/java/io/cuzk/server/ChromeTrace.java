@@ -27,21 +27,15 @@ public final class ChromeTrace {
         ArrayNode events = root.putArray("traceEvents");
         long origin = records.stream().mapToLong(PartitionTrace::submitted).min().orElse(0);
         // tracks: synthesis workers, then device workers, then finalizers, each by name
-        List<String> names = new ArrayList<>();
+        List<String> stages = List.of("synthesis", "device", "finalize");
+        Map<String, Integer> kind = new LinkedHashMap<>(); // worker -> the stage it works in
         for (PartitionTrace r : records) {
-            for (String w : new String[] {r.synthesisWorker(), r.deviceWorker(), r.finalizer()}) {
-                if (w != null && !names.contains(w)) {
-                    names.add(w);
-                }
+            for (PartitionTrace.Interval i : r.intervals()) {
+                kind.putIfAbsent(i.worker(), stages.indexOf(i.phase()));
             }
         }
-        Map<String, Integer> kind = new LinkedHashMap<>();
-        for (PartitionTrace r : records) {
-            kind.putIfAbsent(r.synthesisWorker(), 0);
-            kind.putIfAbsent(r.deviceWorker(), 1);
-            kind.putIfAbsent(r.finalizer(), 2);
-        }
-        names.sort(Comparator.<String>comparingInt(n -> kind.getOrDefault(n, 3)).thenComparing(Comparator.naturalOrder()));
+        List<String> names = new ArrayList<>(kind.keySet());
+        names.sort(Comparator.<String>comparingInt(kind::get).thenComparing(Comparator.naturalOrder()));
         Map<String, Integer> tid = new LinkedHashMap<>();
         metadata(events, "process_name", 0, "cuzk engine");
         for (String n : names) {
@@ -51,9 +45,12 @@ public final class ChromeTrace {
             sort.putObject("args").put("sort_index", tid.get(n));
         }
         for (PartitionTrace r : records) {
-            slice(events, "synthesis", tid.get(r.synthesisWorker()), r.synthesisStart(), r.synthesisEnd(), origin, r);
-            slice(events, "device", tid.get(r.deviceWorker()), r.deviceStart(), r.deviceEnd(), origin, r);
-            slice(events, "finalize", tid.get(r.finalizer()), r.finalizeStart(), r.finalizeEnd(), origin, r);
+            for (PartitionTrace.Interval i : r.intervals()) {
+                ObjectNode e = events.addObject().put("name", i.phase()).put("cat", "partition").put("ph", "X").put("pid", 1)
+                        .put("tid", tid.get(i.worker())).put("ts", (i.start() - origin) / 1000.0).put("dur", (i.end() - i.start()) / 1000.0);
+                e.putObject("args").put("job", r.job()).put("partition", r.partition()).put("key", r.key())
+                        .put("priority", r.priority().name());
+            }
         }
         try {
             return json.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
@@ -68,14 +65,5 @@ public final class ChromeTrace {
             e.putObject("args").put("name", value);
         }
         return e;
-    }
-
-    private static void slice(ArrayNode events, String phase, Integer tid, long start, long end, long origin, PartitionTrace r) {
-        if (tid == null || start == 0 || end < start) {
-            return; // a phase it did not go through
-        }
-        ObjectNode e = events.addObject().put("name", phase).put("cat", "partition").put("ph", "X").put("pid", 1).put("tid", tid)
-                .put("ts", (start - origin) / 1000.0).put("dur", (end - start) / 1000.0);
-        e.putObject("args").put("job", r.job()).put("partition", r.partition()).put("key", r.key()).put("priority", r.priority().name());
     }
 }

@@ -90,26 +90,17 @@ final class HttpEndpoints {
         ObjectNode root = json.createObjectNode();
         ObjectNode workers = root.putObject("workers");
         for (PartitionTrace r : records) {
-            interval(workers, r.synthesisWorker(), "synthesis", r, r.synthesisStart(), r.synthesisEnd(), now);
-            interval(workers, r.deviceWorker(), "device", r, r.deviceStart(), r.deviceEnd(), now);
-            interval(workers, r.finalizer(), "finalize", r, r.finalizeStart(), r.finalizeEnd(), now);
+            for (PartitionTrace.Interval i : r.intervals()) {
+                ArrayNode list = workers.has(i.worker()) ? (ArrayNode) workers.get(i.worker()) : workers.putArray(i.worker());
+                list.addObject().put("phase", i.phase()).put("job", r.job()).put("partition", r.partition())
+                        .put("start", (i.start() - now) / 1e9).put("end", (i.end() - now) / 1e9);
+            }
         }
         try {
             return json.writeValueAsBytes(root);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static void interval(ObjectNode workers, String worker, String phase,
-            PartitionTrace r, long start, long end, long now) {
-        if (worker == null || start == 0 || end < start) {
-            return;
-        }
-        ArrayNode list = workers.has(worker)
-                ? (ArrayNode) workers.get(worker) : workers.putArray(worker);
-        list.addObject().put("phase", phase).put("job", r.job()).put("partition", r.partition()).put("start", (start - now) / 1e9)
-                .put("end", (end - now) / 1e9);
     }
 
     /** A TLS context serving the daemon's certificate chain and PKCS#8 private key (PEM), as its gRPC side does. */

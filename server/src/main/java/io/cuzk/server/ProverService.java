@@ -424,22 +424,20 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
     // ---- following, cancelling, watching --------------------------------------------------------
 
-    private ServerJob job(long id) {
+    /** The job of that id, or null after answering the call NOT_FOUND. */
+    private ServerJob job(long id, StreamObserver<?> reply) {
         ServerJob j = jobs.get(id);
         if (j == null) {
-            throw status(io.grpc.Status.NOT_FOUND, "no job " + id + " (finished jobs are kept for "
-                    + limits.resultTtl().toSeconds() + " s)");
+            reply.onError(status(io.grpc.Status.NOT_FOUND, "no job " + id + " (finished jobs are kept for "
+                    + limits.resultTtl().toSeconds() + " s)"));
         }
         return j;
     }
 
     @Override
     public void await(AwaitRequest request, StreamObserver<JobEvent> reply) {
-        ServerJob j;
-        try {
-            j = job(request.getJobId());
-        } catch (StatusRuntimeException e) {
-            reply.onError(e);
+        ServerJob j = job(request.getJobId(), reply);
+        if (j == null) {
             return;
         }
         ServerCallStreamObserver<JobEvent> call = (ServerCallStreamObserver<JobEvent>) reply;
@@ -489,11 +487,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
     @Override
     public void cancel(CancelRequest request, StreamObserver<CancelReply> reply) {
-        ServerJob j;
-        try {
-            j = job(request.getJobId());
-        } catch (StatusRuntimeException e) {
-            reply.onError(e);
+        ServerJob j = job(request.getJobId(), reply);
+        if (j == null) {
             return;
         }
         boolean cancelled = j.handle.cancel();

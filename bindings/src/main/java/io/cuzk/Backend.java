@@ -178,6 +178,12 @@ public abstract sealed class Backend permits CpuBackend, CudaBackend {
         /** The proof's kernels start on the device (System.nanoTime()). */
         default void started(long nanos) {}
 
+        /**
+         * H is computed (System.nanoTime()): the MSMs come next. A backend that runs H
+         * asynchronously on its device may not report it; a trace then shows one device slice.
+         */
+        default void hComputed(long nanos) {}
+
         /** The device holds what it needs of a, b and c: their memory may be reused from now on. */
         default void abcTaken() {}
 

@@ -201,6 +201,7 @@ public final class CpuBackend extends Backend {
             events.started(System.nanoTime());
             try {
                 ScalarVector inA = groth16H(in.a(), in.b(), in.c(), ScalarForm.CANONICAL);
+                events.hComputed(System.nanoTime());
                 MemorySegment copy = in.scratch().allocate(inA.segment().byteSize(), 8);
                 MemorySegment.copy(inA.segment(), 0, copy, 0, copy.byteSize());
                 ScalarVector h = ScalarVector.wrap(g.curve(), ScalarForm.CANONICAL, copy);

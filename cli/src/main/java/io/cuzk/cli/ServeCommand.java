@@ -2,6 +2,7 @@ package io.cuzk.cli;
 
 import io.cuzk.Backend;
 import io.cuzk.engine.Config;
+import io.cuzk.engine.TrackerMode;
 import io.cuzk.server.CuzkServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,8 +31,8 @@ final class ServeCommand implements CliCommand {
                 "where to listen; an address other than loopback needs --tls-cert and --tls-key, or --insecure"));
         spec.addOption(Specs.flag("--preload", "read every key at start instead of at its first job"));
         spec.addOption(Specs.option("--http", "HOST:PORT", String.class, null,
-                "also serve /metrics (Prometheus), /api/status, /api/timeline and /trace?seconds=N here: HTTPS with --tls-cert; an "
-                        + "address other than loopback needs TLS or --insecure"));
+                "also serve the status page (/), /metrics (Prometheus), /api/status, /api/utilization, /api/timeline and "
+                        + "/trace?seconds=N here: HTTPS with --tls-cert; an address other than loopback needs TLS or --insecure"));
         spec.addOption(Specs.option("--tls-cert", "FILE", Path.class, null, "TLS: the certificate chain (PEM)"));
         spec.addOption(Specs.option("--tls-key", "FILE", Path.class, null, "TLS: its private key (PEM, PKCS#8)"));
         spec.addOption(Specs.flag("--insecure", "allow plaintext on an address other than loopback"));
@@ -48,6 +49,9 @@ final class ServeCommand implements CliCommand {
         spec.addOption(Specs.option("--budget-mib", "M", Integer.class, null, "the engine's memory budget in MiB (default: half the "
                 + "physical memory)"));
         spec.addOption(Specs.option("--workers-per-device", "K", int.class, "2", "device workers per device"));
+        spec.addOption(Specs.option("--tracker", "lockfree|contended", TrackerMode.class, "lockfree",
+                "the engine's lock-free status tracker, or the contended baseline it replaces (to show its idle gaps; never for production)"));
+        spec.addOption(Specs.option("--stall-ms", "MS", int.class, "200", "with --tracker contended: the finalizers' stall under the lock"));
         spec.addOption(Specs.option("--port-file", "FILE", Path.class, null,
                 "write the port listened on into FILE once serving (useful with port 0)"));
         Backends.addOptions(spec);
@@ -108,6 +112,9 @@ final class ServeCommand implements CliCommand {
         if (cert != null || key != null) {
             b.tls(cert, key);
         }
+        if (Specs.<TrackerMode>value(parsed, "--tracker") == TrackerMode.CONTENDED) {
+            b.contendedBaseline(Duration.ofMillis(Specs.intValue(parsed, "--stall-ms", 0, 600_000)));
+        }
         Integer receiving = Specs.value(parsed, "--max-receiving-mib");
         if (receiving != null) {
             b.maxReceivingBytes((long) Specs.inRange(parsed, "--max-receiving-mib", receiving, 1, 1 << 24) << 20);
@@ -133,7 +140,7 @@ final class ServeCommand implements CliCommand {
         String where = (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port();
         if (server.httpPort() >= 0) {
             String h = host("--http", http);
-            root.out.println("cuzk serve: metrics, status and traces on http://" + (h.contains(":") ? "[" + h + "]" : h) + ":"
+            root.out.println("cuzk serve: status page, metrics and traces on http://" + (h.contains(":") ? "[" + h + "]" : h) + ":"
                     + server.httpPort() + "/");
         }
         root.out.println("cuzk serve: listening on " + where + " with " + server.keyCount() + " keys from " + keys + " on "

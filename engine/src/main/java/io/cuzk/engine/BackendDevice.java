@@ -118,6 +118,11 @@ final class BackendDevice implements ProvingDevice {
             }
 
             @Override
+            public void hComputed(long nanos) {
+                p.hComputed = nanos;
+            }
+
+            @Override
             public void abcTaken() {
                 abcTaken.run();
             }

@@ -120,6 +120,44 @@ final class DeviceTimeline {
         return Math.min(1.0, (double) busyIn / window);
     }
 
+    /**
+     * The busy share of each of {@code bins} consecutive bins of {@code binNanos} that end at now,
+     * oldest first, from the recent intervals (the last 16,384) and the one running now.
+     */
+    double[] busyShares(long now, long binNanos, int bins) {
+        double[] out = new double[bins];
+        long from = now - binNanos * bins;
+        long n = intervals;
+        for (long i = n - 1; i >= Math.max(0, n - RING); i--) {
+            int slot = (int) (i & (RING - 1));
+            long s = ringStart[slot], e = ringEnd[slot];
+            if (e <= from) {
+                break;
+            }
+            addBusy(out, from, binNanos, Math.max(s, from), Math.min(e, now));
+        }
+        if (busy) { // read before currentStart: the writer sets currentStart before busy
+            addBusy(out, from, binNanos, Math.max(currentStart, from), now);
+        }
+        for (int i = 0; i < bins; i++) {
+            out[i] = Math.min(1.0, out[i] / binNanos);
+        }
+        return out;
+    }
+
+    private static void addBusy(double[] bins, long from, long binNanos, long start, long end) {
+        for (long t = start; t < end;) {
+            int b = (int) ((t - from) / binNanos);
+            if (b < 0 || b >= bins.length) {
+                return;
+            }
+            long binEnd = from + (b + 1) * binNanos;
+            long upTo = Math.min(end, binEnd);
+            bins[b] += upTo - t;
+            t = upTo;
+        }
+    }
+
     int longestChain() {
         return longestChain;
     }

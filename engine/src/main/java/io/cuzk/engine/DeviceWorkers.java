@@ -60,6 +60,7 @@ final class DeviceWorkers {
 
     private void prove(int index, ProvingDevice device, int lane, Partition p) {
         p.deviceWorker = Thread.currentThread().getName();
+        p.taken = System.nanoTime();
         tracker.beforeStart(index, p);
         Groth16Msms msms;
         long t0 = System.nanoTime();
@@ -73,6 +74,7 @@ final class DeviceWorkers {
             return;
         }
         tracker.afterFinish(index, p);
+        p.handedOff = System.nanoTime();
         finalizers.submit(p, msms);
     }
 

@@ -5,9 +5,11 @@ import io.cuzk.groth16.KeyStore;
 import io.cuzk.groth16.ProvingKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -187,6 +189,21 @@ public final class Engine implements AutoCloseable {
     /** {@link #trace()}, of the partitions finalized at or after sinceNanos (System.nanoTime()). */
     public List<PartitionTrace> trace(long sinceNanos) {
         return metrics.trace.since(sinceNanos);
+    }
+
+    /**
+     * Per device (by name, in the engine's order), its busy share in each of {@code bins} bins of
+     * {@code bin} ending now, oldest first: the status page's utilization graph (0.2 s bins). Read
+     * from the devices' timelines without blocking them.
+     */
+    public Map<String, double[]> busyShares(Duration bin, int bins) {
+        Validate.isTrue(bin != null && bin.toNanos() > 0 && bins > 0 && bins <= 1_000_000, "a positive bin and 1..1,000,000 bins");
+        long now = System.nanoTime();
+        Map<String, double[]> out = new java.util.LinkedHashMap<>();
+        for (ProvingDevice d : devices) {
+            out.put(d.timeline().name, d.timeline().busyShares(now, bin.toNanos(), bins));
+        }
+        return out;
     }
 
     /** An immutable snapshot; with the lock-free tracker, taking it never blocks a worker. */

@@ -39,7 +39,8 @@ final class Partition implements Comparable<Partition> {
 
     // phase timestamps (System.nanoTime()), each written by the thread of its phase; see Phase
     final long submitted;
-    volatile long reservedAt, synthStart, synthEnd, deviceQueued, deviceStart, deviceEnd, finalizeStart, finalizeEnd;
+    volatile long reservedAt, synthStart, synthEnd, taken, deviceQueued, deviceStart, hComputed, deviceEnd, handedOff, finalizeStart,
+            finalizeEnd;
     /** The threads that synthesized, proved and finalized it, for the trace. */
     volatile String synthesisWorker, deviceWorker, finalizer;
 

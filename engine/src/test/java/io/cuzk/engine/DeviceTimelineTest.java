@@ -46,4 +46,23 @@ class DeviceTimelineTest {
         assertEquals(0, t.gapHistogram().getTotalCount());
         assertTrue(t.utilizationWhileBacklog() == 1.0);
     }
+
+    /** The status page's bins: each bin's busy share, an interval split across the bins it spans, the running one up to now. */
+    @Test
+    void busySharesSplitIntervalsOverBins() {
+        DeviceTimeline t = new DeviceTimeline("d");
+        t.begin(50 * MS);
+        t.end(250 * MS, false); // bins of 200 ms from 0: 150 ms in bin 0, 50 ms in bin 1
+        t.begin(300 * MS);
+        t.end(350 * MS, false); // 50 ms more in bin 1
+        t.begin(700 * MS); // still running at 800 ms: 100 ms of bin 3
+        double[] bins = t.busyShares(800 * MS, 200 * MS, 4);
+        assertEquals(0.75, bins[0], 1e-9);
+        assertEquals(0.5, bins[1], 1e-9);
+        assertEquals(0.0, bins[2], 1e-9);
+        assertEquals(0.5, bins[3], 1e-9);
+        double[] late = t.busyShares(800 * MS, 200 * MS, 2); // from 400 ms: the finished ones are out of range
+        assertEquals(0.0, late[0], 1e-9);
+        assertEquals(0.5, late[1], 1e-9);
+    }
 }

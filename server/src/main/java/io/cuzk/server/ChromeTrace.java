@@ -12,9 +12,11 @@ import java.util.Map;
 
 /**
  * The engine's trace as Chrome trace-event JSON, which ui.perfetto.dev and chrome://tracing open:
- * one track per synthesis worker, device worker and finalizer, a slice per partition and phase
- * (synthesis, device: H and the MSMs, finalize) with its job, partition, key and priority, times in
- * microseconds from the first submission.
+ * one track per synthesis worker, device worker and finalizer, a slice per partition and phase with
+ * its job, partition, key and priority, times in microseconds from the first submission. A device
+ * worker's track shows, per partition, its handoff (taking it and queuing it on the device), a
+ * device slice holding H and the MSMs as nested slices where the backend reports them apart, and
+ * finish (collecting the results and handing them to a finalizer).
  */
 public final class ChromeTrace {
     private ChromeTrace() {}
@@ -27,11 +29,14 @@ public final class ChromeTrace {
         ArrayNode events = root.putArray("traceEvents");
         long origin = records.stream().mapToLong(PartitionTrace::submitted).min().orElse(0);
         // tracks: synthesis workers, then device workers, then finalizers, each by name
-        List<String> stages = List.of("synthesis", "device", "finalize");
         Map<String, Integer> kind = new LinkedHashMap<>(); // worker -> the stage it works in
         for (PartitionTrace r : records) {
             for (PartitionTrace.Interval i : r.intervals()) {
-                kind.putIfAbsent(i.worker(), stages.indexOf(i.phase()));
+                kind.putIfAbsent(i.worker(), switch (i.phase()) {
+                    case PartitionTrace.SYNTHESIS -> 0;
+                    case PartitionTrace.FINALIZE -> 2;
+                    default -> 1;
+                });
             }
         }
         List<String> names = new ArrayList<>(kind.keySet());
@@ -46,10 +51,10 @@ public final class ChromeTrace {
         }
         for (PartitionTrace r : records) {
             for (PartitionTrace.Interval i : r.intervals()) {
-                ObjectNode e = events.addObject().put("name", i.phase()).put("cat", "partition").put("ph", "X").put("pid", 1)
-                        .put("tid", tid.get(i.worker())).put("ts", (i.start() - origin) / 1000.0).put("dur", (i.end() - i.start()) / 1000.0);
-                e.putObject("args").put("job", r.job()).put("partition", r.partition()).put("key", r.key())
-                        .put("priority", r.priority().name());
+                if (i.phase().equals(PartitionTrace.H)) { // the device slice that H and the MSMs nest in
+                    slice(events, r, PartitionTrace.DEVICE, tid.get(i.worker()), r.deviceStart() - origin, r.deviceEnd() - r.deviceStart());
+                }
+                slice(events, r, i.phase(), tid.get(i.worker()), i.start() - origin, i.end() - i.start());
             }
         }
         try {
@@ -57,6 +62,12 @@ public final class ChromeTrace {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static void slice(ArrayNode events, PartitionTrace r, String name, int tid, long startNanos, long durationNanos) {
+        ObjectNode e = events.addObject().put("name", name).put("cat", "partition").put("ph", "X").put("pid", 1).put("tid", tid)
+                .put("ts", startNanos / 1000.0).put("dur", durationNanos / 1000.0);
+        e.putObject("args").put("job", r.job()).put("partition", r.partition()).put("key", r.key()).put("priority", r.priority().name());
     }
 
     private static ObjectNode metadata(ArrayNode events, String name, int tid, String value) {

@@ -54,7 +54,7 @@ public final class CuzkServer implements AutoCloseable {
         this.drainTimeout = b.drainTimeout;
         this.completions = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("cuzk-serve-results-", 0).factory());
         this.ticker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("cuzk-serve-ticker").factory());
-        this.engine = Engine.start(b.engine);
+        this.engine = b.contendedStall == null ? Engine.start(b.engine) : io.cuzk.engine.ContendedBaseline.start(b.engine, b.contendedStall);
         try {
             // after the drain, late completions (a cancelled job's release) run on the caller's thread
             java.util.concurrent.Executor results = r -> {
@@ -123,6 +123,7 @@ public final class CuzkServer implements AutoCloseable {
         private Path keyDir;
         private boolean preload;
         private Config engine;
+        private Duration contendedStall;
         private Path tlsCert, tlsKey;
         private boolean insecure;
         private String token;
@@ -170,6 +171,16 @@ public final class CuzkServer implements AutoCloseable {
 
         public Builder engine(Config config) {
             this.engine = config;
+            return this;
+        }
+
+        /**
+         * Runs the engine with the contended status tracker it replaces (finalizers holding its lock
+         * across a stall of this length), to show that design's idle gaps on the status page and in
+         * traces; never for production. Null: the engine's own lock-free tracker (the default).
+         */
+        public Builder contendedBaseline(Duration stall) {
+            this.contendedStall = stall;
             return this;
         }
 

@@ -30,13 +30,16 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The daemon's HTTP side ({@code serve --http}): {@code /metrics} (Prometheus text format),
- * {@code /api/status} (GetStatus as JSON), {@code /api/timeline?since=S} (each worker's intervals)
+ * The daemon's HTTP side ({@code serve --http}): {@code /} (the status page, with its scripts under
+ * {@code /static/}), {@code /metrics} (Prometheus text format),
+ * {@code /api/status} (GetStatus as JSON), {@code /api/timeline?since=S} (each worker's intervals),
+ * {@code /api/utilization?seconds=S} (each device's busy share per 0.2 s)
  * and {@code /trace?seconds=N} (the engine's recent
  * partitions as Chrome trace-event JSON, for ui.perfetto.dev). Served by the JDK's own HttpServer:
- * four read-only endpoints need no framework, and it adds no dependency. The daemon's rules hold
- * here too: its bearer token, when it has one, on every request; HTTPS with its certificate when it
- * has TLS; an address other than loopback only with one of TLS or --insecure.
+ * a few read-only endpoints need no framework, and it adds no dependency. The daemon's rules hold
+ * here too: its bearer token, when it has one, on every request for data (the page's own files
+ * carry none and are served without it); HTTPS with its certificate when it has TLS; an address
+ * other than loopback only with one of TLS or --insecure.
  */
 final class HttpEndpoints {
     private final HttpServer http;
@@ -69,37 +72,128 @@ final class HttpEndpoints {
             Long since = since(x, "seconds", now);
             return since == null ? badSeconds(x, "seconds") : new Reply(200, "application/json", ChromeTrace.of(engine.trace(since)));
         }));
+        http.createContext("/api/utilization", x -> serve(x, expected, () -> {
+            Long since = since(x, "seconds", 0);
+            if (since == null) {
+                return badSeconds(x, "seconds");
+            }
+            int bins = (int) Math.max(1, Math.min(Math.round(-since / 1e9 / UTILIZATION_BIN_SECONDS), MAX_UTILIZATION_BINS));
+            return new Reply(200, "application/json", utilization(engine.busyShares(
+                    java.time.Duration.ofNanos((long) (UTILIZATION_BIN_SECONDS * 1e9)), bins)));
+        }));
         http.createContext("/api/timeline", x -> serve(x, expected, () -> {
             long now = System.nanoTime();
             Long since = since(x, "since", now);
-            return since == null ? badSeconds(x, "since") : new Reply(200, "application/json", timeline(engine.trace(since), now));
+            return since == null ? badSeconds(x, "since") : new Reply(200, "application/json",
+                    timeline(engine.trace(since), now, status.get().devices().stream().map(EngineStatus.Device::name).toList()));
         }));
-        http.createContext("/", x -> serve(x, expected, () -> x.getRequestURI().getPath().equals("/")
-                ? new Reply(200, "text/plain", "cuzk daemon: /metrics /api/status /api/timeline?since=S /trace?seconds=N\n".getBytes(StandardCharsets.UTF_8))
+        // the status page and its scripts hold no data (they fetch it from /api/, with the token the
+        // page asks for when the daemon has one), so they are served without the token
+        http.createContext("/", x -> serve(x, null, () -> x.getRequestURI().getPath().equals("/")
+                ? new Reply(200, "text/html; charset=utf-8", PAGE.get("index.html"))
                 : new Reply(404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8))));
+        http.createContext("/static/", x -> serve(x, null, () -> {
+            String name = x.getRequestURI().getPath().substring("/static/".length());
+            byte[] body = PAGE.get(name);
+            return body == null ? new Reply(404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8))
+                    : new Reply(200, name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8", body);
+        }));
         http.start();
     }
 
     /**
      * Per worker, the intervals of each phase of the partitions given, in seconds before now (negative
-     * numbers: the page plots the last minutes): {"now": 0, "workers": {"device-0-worker-0":
-     * [{"phase": "device", "job": 3, "partition": 1, "start": -2.51, "end": -2.48}, ...], ...}}.
+     * numbers: the page plots the last minutes), and per device the workers that feed it:
+     * {"workers": {"device-0-worker-0": [{"phase": "MSMs", "device": true, "job": 3, "partition": 1,
+     * "start": -2.51, "end": -2.48}, ...], ...}, "devices": {"device-0-cpu": ["device-0-worker-0",
+     * ...]}}. "device" marks the device's own work (H, MSMs, or device where the backend does not
+     * split them): the union of those over a device's workers is the time it was busy.
      */
-    static byte[] timeline(List<PartitionTrace> records, long now) {
+    static byte[] timeline(List<PartitionTrace> records, long now, List<String> deviceNames) {
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = json.createObjectNode();
         ObjectNode workers = root.putObject("workers");
         for (PartitionTrace r : records) {
             for (PartitionTrace.Interval i : r.intervals()) {
                 ArrayNode list = workers.has(i.worker()) ? (ArrayNode) workers.get(i.worker()) : workers.putArray(i.worker());
-                list.addObject().put("phase", i.phase()).put("job", r.job()).put("partition", r.partition())
+                list.addObject().put("phase", i.phase()).put("device", i.onDevice()).put("job", r.job()).put("partition", r.partition())
                         .put("start", (i.start() - now) / 1e9).put("end", (i.end() - now) / 1e9);
             }
+        }
+        ObjectNode devices = root.putObject("devices");
+        for (int d = 0; d < deviceNames.size(); d++) {
+            ArrayNode list = devices.putArray(deviceNames.get(d));
+            String prefix = "device-" + d + "-worker-"; // the engine's names of device d's workers
+            workers.properties().stream().map(Map.Entry::getKey).filter(w -> w.startsWith(prefix)).sorted().forEach(list::add);
         }
         try {
             return json.writeValueAsBytes(root);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The utilization graph's resolution: the seed's dashboard showed 0.2 s. */
+    static final double UTILIZATION_BIN_SECONDS = 0.2;
+    /** Ten minutes of bins, what the devices' interval rings hold at some 27 partitions a second. */
+    static final int MAX_UTILIZATION_BINS = 3000;
+
+    /**
+     * {"step": 0.2, "devices": {"device-0-cpu": [0.93, 1.0, ...]}}: each device's busy share per bin,
+     * oldest first, the last bin ending now.
+     */
+    static byte[] utilization(Map<String, double[]> shares) {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = json.createObjectNode().put("step", UTILIZATION_BIN_SECONDS);
+        ObjectNode devices = root.putObject("devices");
+        shares.forEach((name, bins) -> {
+            ArrayNode a = devices.putArray(name);
+            for (double b : bins) {
+                a.add(Math.round(b * 1e4) / 1e4);
+            }
+        });
+        try {
+            return json.writeValueAsBytes(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The status page's files: index.html, status.js and status.css of this package, and uPlot's
+     * script and style from its webjar (served from the jar: the page works offline).
+     */
+    private static final Map<String, byte[]> PAGE = page();
+
+    private static Map<String, byte[]> page() {
+        try {
+            Map<String, byte[]> files = new java.util.HashMap<>();
+            for (String name : List.of("index.html", "status.js", "status.css")) {
+                files.put(name, resource(HttpEndpoints.class.getResourceAsStream("status/" + name), "status/" + name));
+            }
+            ClassLoader loader = HttpEndpoints.class.getClassLoader();
+            java.util.Properties uplot = new java.util.Properties();
+            try (java.io.InputStream in = loader.getResourceAsStream("META-INF/maven/org.webjars.npm/uplot/pom.properties")) {
+                if (in == null) {
+                    throw new IllegalStateException("uPlot's webjar (org.webjars.npm:uplot) is not on the class path");
+                }
+                uplot.load(in);
+            }
+            String dist = "META-INF/resources/webjars/uplot/" + uplot.getProperty("version") + "/dist/";
+            files.put("uPlot.iife.min.js", resource(loader.getResourceAsStream(dist + "uPlot.iife.min.js"), dist + "uPlot.iife.min.js"));
+            files.put("uPlot.min.css", resource(loader.getResourceAsStream(dist + "uPlot.min.css"), dist + "uPlot.min.css"));
+            return Map.copyOf(files);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] resource(java.io.InputStream in, String name) throws IOException {
+        if (in == null) {
+            throw new IllegalStateException("the status page's " + name + " is missing from the daemon's jars");
+        }
+        try (in) {
+            return in.readAllBytes();
         }
     }
 
@@ -193,6 +287,10 @@ final class HttpEndpoints {
             }
             x.getResponseHeaders().set("Content-Type", r.type());
             x.getResponseHeaders().set("Cache-Control", "no-store");
+            x.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+            if (r.type().startsWith("text/html")) { // the page runs its own scripts and talks to this daemon only
+                x.getResponseHeaders().set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+            }
             boolean head = x.getRequestMethod().equals("HEAD");
             x.sendResponseHeaders(r.code(), head ? -1 : r.body().length);
             if (!head) {

@@ -36,6 +36,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -63,6 +64,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
     /** Jobs whose witnesses the engine has not released yet: the keys are closed only when none is left. */
     final java.util.concurrent.atomic.AtomicInteger unreleased = new java.util.concurrent.atomic.AtomicInteger();
     final Map<Long, ServerJob> jobs = new ConcurrentHashMap<>();
+    /** Jobs listed by the status, at most. */
+    static final int STATUS_JOBS = 100;
     private final Map<String, CompletableFuture<ServerJob>> byClientId = new ConcurrentHashMap<>();
     private volatile boolean draining;
 
@@ -533,7 +536,21 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         EngineStatus.Counters c = s.counters();
         b.setJobsSubmitted(c.jobsSubmitted()).setJobsDone(c.jobsDone()).setJobsFailed(c.jobsFailed())
                 .setJobsCancelled(c.jobsCancelled()).setPartitionsDone(c.partitionsDone());
-        b.setDraining(draining).setUptimeSeconds((System.nanoTime() - startedNanos) / 1e9).setVersion(CuzkServer.version());
+        long now = System.nanoTime();
+        b.setDraining(draining).setUptimeSeconds((now - startedNanos) / 1e9).setVersion(CuzkServer.version());
+        // the running jobs, oldest first, then the latest ended ones: 100 in all
+        List<ServerJob> running = new ArrayList<>(), ended = new ArrayList<>();
+        for (ServerJob j : jobs.values()) {
+            (j.end() == null ? running : ended).add(j);
+        }
+        running.sort(Comparator.comparingLong(j -> j.id));
+        ended.sort(Comparator.comparingLong((ServerJob j) -> j.id).reversed());
+        for (ServerJob j : running.subList(0, Math.min(running.size(), STATUS_JOBS))) {
+            b.addJobs(j.summary(now));
+        }
+        for (ServerJob j : ended.subList(0, Math.min(ended.size(), STATUS_JOBS - b.getJobsCount()))) {
+            b.addJobs(j.summary(now));
+        }
         return b.build();
     }
 

@@ -41,6 +41,7 @@ final class ServerJob {
     final List<Watcher> watchers = new CopyOnWriteArrayList<>();
     /** Completed with the final event once it is recorded. */
     final CompletableFuture<JobEvent> done = new CompletableFuture<>();
+    final long acceptedNanos = System.nanoTime();
 
     ServerJob(long id, String clientJobId, String key, JobHandle handle, Arena arena, List<Witness> witnesses) {
         this.id = id;
@@ -123,6 +124,24 @@ final class ServerJob {
         JobState state = ending || (finalizing && !proving) ? JobState.JOB_STATE_FINALIZING : proving ? JobState.JOB_STATE_PROVING
                 : synth ? JobState.JOB_STATE_SYNTHESIZING : JobState.JOB_STATE_QUEUED;
         return JobEvent.newBuilder().setJobId(id).setState(state).setPartitions(partitions).setPartitionsDone(finished).build();
+    }
+
+    /** The job as the status lists it, at now (System.nanoTime()). */
+    io.cuzk.api.v1.JobSummary summary(long now) {
+        JobEvent e = event();
+        long ended = endedAtNanos;
+        io.cuzk.api.v1.JobSummary.Builder b = io.cuzk.api.v1.JobSummary.newBuilder().setJobId(id).setClientJobId(clientJobId).setKey(key)
+                .setPriority(switch (handle.priority()) {
+                    case LOW -> io.cuzk.api.v1.Priority.PRIORITY_LOW;
+                    case HIGH -> io.cuzk.api.v1.Priority.PRIORITY_HIGH;
+                    case CRITICAL -> io.cuzk.api.v1.Priority.PRIORITY_CRITICAL;
+                    default -> io.cuzk.api.v1.Priority.PRIORITY_NORMAL;
+                }).setState(e.getState()).setPartitions(partitions).setPartitionsDone(e.getPartitionsDone())
+                .setSeconds(((ended != 0 ? ended : now) - acceptedNanos) / 1e9);
+        if (!e.getReason().isEmpty()) {
+            b.setReason(e.getReason());
+        }
+        return b.build();
     }
 
     /**

@@ -525,6 +525,41 @@ class ServerTest {
             assertEquals(200, st.statusCode());
             var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(st.body());
             assertEquals(3, json.path("partitionsDone").asLong(), st.body());
+            var job = json.path("jobs").get(0);
+            assertEquals(1, json.path("jobs").size(), st.body());
+            assertEquals("JOB_STATE_DONE", job.path("state").asText(), st.body());
+            assertEquals(3, job.path("partitions").asInt());
+            assertEquals(3, job.path("partitionsDone").asInt());
+            assertEquals("poseidon", job.path("key").asText());
+            assertTrue(job.path("seconds").asDouble() > 0, st.body());
+            assertEquals(401, get(port, "/api/status", null).statusCode());
+            // each device's busy share per 0.2 s: 300 bins for 60 s, some busy (3 proofs ran), none above 1
+            var util = new com.fasterxml.jackson.databind.ObjectMapper().readTree(get(port, "/api/utilization?seconds=60", "t0ken").body());
+            assertEquals(0.2, util.path("step").asDouble());
+            var bins = util.path("devices").elements().next();
+            assertEquals(300, bins.size(), util.toString());
+            double busy = 0;
+            for (var b : bins) {
+                assertTrue(b.asDouble() >= 0 && b.asDouble() <= 1, util.toString());
+                busy += b.asDouble() * 0.2;
+            }
+            assertTrue(busy > 0 && busy <= json.path("devices").get(0).path("busySeconds").asDouble() + 1e-3,
+                    busy + " busy seconds in the bins, " + json.path("devices").get(0));
+            assertEquals(401, get(port, "/api/utilization?seconds=60", null).statusCode());
+            // the page and its scripts (uPlot from its webjar) carry no data: served without the token
+            var page = get(port, "/", null);
+            assertEquals(200, page.statusCode());
+            assertTrue(page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"), page.headers().toString());
+            assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("default-src 'self'"));
+            assertTrue(page.body().contains("/static/uPlot.iife.min.js") && page.body().contains("/static/status.js"), page.body());
+            for (String f : List.of("uPlot.iife.min.js", "uPlot.min.css", "status.js", "status.css")) {
+                var r = get(port, "/static/" + f, null);
+                assertEquals(200, r.statusCode(), f);
+                assertTrue(r.body().length() > 1000, f);
+            }
+            assertTrue(get(port, "/static/uPlot.iife.min.js", null).body().contains("uPlot"));
+            assertEquals(404, get(port, "/static/status.js.map", null).statusCode());
+            assertEquals(404, get(port, "/static/../index.html", null).statusCode());
             var trace = get(port, "/trace?seconds=120", "t0ken");
             assertEquals(200, trace.statusCode());
             long slices = 0;
@@ -542,7 +577,7 @@ class ServerTest {
             for (var w : workers.properties()) {
                 for (var iv : w.getValue()) {
                     assertTrue(iv.get("start").asDouble() <= iv.get("end").asDouble() && iv.get("end").asDouble() <= 0, iv.toString());
-                    if (iv.get("phase").asText().equals("device")) {
+                    if (iv.get("phase").asText().equals("MSMs")) {
                         assertTrue(w.getKey().startsWith("device-0-worker-"), w.getKey());
                         device++;
                     }

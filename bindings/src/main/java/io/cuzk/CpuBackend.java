@@ -32,6 +32,8 @@ public final class CpuBackend extends Backend {
     private final int threads;
     private final int windowBits;
     private volatile ThreadPoolExecutor queue; // made on the first lane's first proof
+    /** The last proof's end, told by the next proof once it has started (the queue's thread only). */
+    private volatile Runnable deferredEnd;
 
     /**
      * @param threads threads per call, 0 for all hardware threads
@@ -180,7 +182,8 @@ public final class CpuBackend extends Backend {
             Validate.validState(!closed, "the lane is closed");
             checkProof(bases, in);
             Validate.notNull(events, "events");
-            CompletableFuture<Groth16Msms> done = CompletableFuture.supplyAsync(() -> run(bases.bases(), in, events), queue());
+            CompletableFuture<Groth16Msms> done = new CompletableFuture<>();
+            queue().execute(() -> run(bases.bases(), in, events, done));
             return () -> {
                 try {
                     return done.join();
@@ -194,21 +197,60 @@ public final class CpuBackend extends Backend {
         }
 
         /**
-         * H, then the device's own copy of h in the scratch arena (what a GPU uploads before a, b
-         * and c can go), then abcTaken, then the MSMs.
+         * Runs one proof on the queue's thread: H, then the device's own copy of h in the scratch
+         * arena (what a GPU uploads before a, b and c can go), then abcTaken, then the MSMs. When
+         * another proof is already queued, this one's end (its ended event and waking its waiter) is
+         * told only once the next has started, as a GPU starts its next queued kernels before the
+         * host hears of the last: no wake-up, and so no preemption of this thread by the threads it
+         * wakes, lies between two proofs.
          */
-        private Groth16Msms run(Groth16Bases g, Groth16Inputs in, Events events) {
-            events.started(System.nanoTime());
+        private void run(Groth16Bases g, Groth16Inputs in, Events events, CompletableFuture<Groth16Msms> done) {
+            long start = System.nanoTime();
+            Runnable previous = deferredEnd;
+            deferredEnd = null;
+            if (previous != null) {
+                previous.run();
+            }
+            Groth16Msms result = null;
+            Throwable failure = null;
             try {
+                events.started(start);
                 ScalarVector inA = groth16H(in.a(), in.b(), in.c(), ScalarForm.CANONICAL);
                 events.hComputed(System.nanoTime());
                 MemorySegment copy = in.scratch().allocate(inA.segment().byteSize(), 8);
                 MemorySegment.copy(inA.segment(), 0, copy, 0, copy.byteSize());
                 ScalarVector h = ScalarVector.wrap(g.curve(), ScalarForm.CANONICAL, copy);
                 events.abcTaken();
-                return msms(g, in.witness(), h);
-            } finally {
-                events.ended(System.nanoTime());
+                result = msms(g, in.witness(), h);
+            } catch (RuntimeException | Error e) {
+                failure = e;
+            }
+            long end = System.nanoTime();
+            Groth16Msms r = result;
+            Throwable f = failure;
+            Runnable told = () -> {
+                Throwable why = f;
+                try {
+                    events.ended(end);
+                } catch (RuntimeException | Error e) {
+                    if (why == null) {
+                        why = e;
+                    } else {
+                        why.addSuppressed(e);
+                    }
+                }
+                if (why == null) {
+                    done.complete(r);
+                } else {
+                    done.completeExceptionally(why);
+                }
+            };
+            // the queue has one thread: a proof queued now runs next on this thread and tells this
+            // one's end; with none queued, it is told at once
+            if (queue.getQueue().isEmpty()) {
+                told.run();
+            } else {
+                deferredEnd = told;
             }
         }
 

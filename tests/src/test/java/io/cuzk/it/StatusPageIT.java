@@ -166,13 +166,15 @@ class StatusPageIT {
      * Shows the last 10 s (the width of the screen is then about 10 ms a pixel: gaps of a few ms
      * show), waits until the page has drawn that long a stretch of work, and saves the screen.
      */
-    void screenshotOfTenBusySeconds(String name, Process load) throws Exception {
+    void screenshotOfTenBusySeconds(String name, Process load, Daemon d) throws Exception {
         ((JavascriptExecutor) browser).executeScript("const w = document.querySelector('#window'); w.value = '10';"
                 + " w.dispatchEvent(new Event('change'));");
         int polls = snapshot().path("polls").asInt();
         waitFor("ten more seconds of work", s -> s.path("polls").asInt() >= polls + 10 || !load.isAlive());
         assertTrue(load.isAlive(), "the workload ended before the page had 10 s of it to show");
         screenshot(name);
+        // the daemon's figures at the time of the screenshot, for the documentation that shows it
+        Files.writeString(shots.resolve(name.replace(".png", ".json")), get(d, "/api/status").toPrettyString());
     }
 
     static long shown(JsonNode s, String count) {
@@ -230,7 +232,7 @@ class StatusPageIT {
         assertTrue(load.isAlive() || shown(later, "partitionsDone") > doneBefore, "still running, or done meanwhile");
         assertNotEquals(doneBefore, shown(later, "partitionsDone"), "the counts move while the work runs (no reload)");
         assertShowsItsStatus(later);
-        screenshotOfTenBusySeconds("lockfree.png", load);
+        screenshotOfTenBusySeconds("lockfree.png", load, d);
 
         assertTrue(load.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), "the workload did not finish in " + WAIT);
         assertEquals(0, load.exitValue(), Files.readString(work.resolve("workload-" + d.grpcPort() + ".log")));
@@ -304,7 +306,7 @@ class StatusPageIT {
         ((JavascriptExecutor) b).executeScript("sessionStorage.setItem('cuzk-token', arguments[0]); location.reload();", TOKEN);
         waitFor("the contended device's partitions", s -> s.path("devices").size() == 1 && shown(s, "partitionsDone") > 0
                 && s.path("drawn").size() >= 2);
-        screenshotOfTenBusySeconds("contended.png", load);
+        screenshotOfTenBusySeconds("contended.png", load, d);
         assertTrue(load.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), "the workload did not finish");
         JsonNode dev = get(d, "/api/status").path("devices").get(0);
         assertTrue(dev.path("gapsMs").path("p99").asDouble() >= 40, "gaps near the 100 ms stall under the contended tracker: " + dev);

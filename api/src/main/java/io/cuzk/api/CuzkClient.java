@@ -262,10 +262,16 @@ public final class CuzkClient implements AutoCloseable {
 
     /** Waits for the job's proofs; throws JobFailedException if it failed or was cancelled. */
     public JobResult await(long jobId, Duration timeout) {
+        return await(jobId, timeout, e -> { });
+    }
+
+    /** {@link #await(long, Duration)}, giving progress every event on the way (state, partitions done). */
+    public JobResult await(long jobId, Duration timeout, java.util.function.Consumer<JobEvent> progress) {
         Iterator<JobEvent> it = blocking.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
                 .await(AwaitRequest.newBuilder().setJobId(jobId).build());
         while (it.hasNext()) {
             JobEvent e = it.next();
+            progress.accept(e);
             JobResult r = outcome(e);
             if (r != null) {
                 return r;

@@ -37,6 +37,8 @@ final class ProveCommand implements CliCommand {
         addClientOptions(spec, "prove on a daemon (bin/cuzk serve): <circuit.zkey> is then the name of one of its keys");
         spec.addOption(Specs.option("--priority", "low|normal|high|critical", String.class, "normal", "with --server: the job's priority"));
         spec.addOption(Specs.option("--timeout-s", "S", int.class, "600", "with --server: how long to wait for the proof"));
+        spec.addOption(Specs.option("--progress", "auto|always|never", String.class, "auto", "a progress line on stderr (the phase or "
+                + "the job's state, seconds so far): auto shows it on a terminal once the proof has run a second"));
         return spec;
     }
 
@@ -52,16 +54,18 @@ final class ProveCommand implements CliCommand {
     public int run(Main root, ParseResult parsed) {
         boolean quiet = Specs.value(parsed, "--quiet");
         boolean map = Specs.value(parsed, "--map-key");
+        java.time.Duration progress = ProgressLine.firstAfter(root, Specs.value(parsed, "--progress"), false);
         if (Specs.value(parsed, "--server") != null) {
             Path key = Specs.positional(parsed, 0);
             return Remote.prove(root, parsed, key.toString(), Specs.positional(parsed, 1), Specs.positional(parsed, 2),
-                    Specs.positional(parsed, 3), quiet);
+                    Specs.positional(parsed, 3), quiet, progress);
         }
         return prove(root, Backends.backend(parsed, quiet ? null : root.out), Specs.positional(parsed, 0), Specs.positional(parsed, 1),
-                Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet, map);
+                Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet, map, progress);
     }
 
-    static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet, boolean mapKey) {
+    static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet, boolean mapKey,
+            java.time.Duration progress) {
         // First uses that need at most the key's headers run on another thread while this one
         // reads and checks the key and the witness: the linking of the proof's native calls and the
         // tables H keeps for the key's domain size (Groth16Prover.prepare). The blinding's generator
@@ -79,6 +83,16 @@ final class ProveCommand implements CliCommand {
             throw new UncheckedIOException(e);
         }
         long t0 = System.nanoTime();
+        java.util.concurrent.atomic.AtomicReference<String> phase = new java.util.concurrent.atomic.AtomicReference<>(
+                "reading " + zkey.getFileName() + " and " + wtns.getFileName());
+        try (ProgressLine line = ProgressLine.start(root.err, progress, () -> "cuzk prove: " + phase.get() + ", "
+                + Math.round((System.nanoTime() - t0) / 1e8) / 10.0 + " s")) {
+            return prove(root, backend, zkey, wtns, proofJson, publicJson, quiet, mapKey, t0, phase, line);
+        }
+    }
+
+    private static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet,
+            boolean mapKey, long t0, java.util.concurrent.atomic.AtomicReference<String> phase, ProgressLine line) {
         // The key is read into memory the process owns (ProvingKey.read) unless --map-key: a key file
         // rewritten or truncated while the proof runs then cannot crash the command, and the copy
         // costs little against the proof (docs/reliability.md has the figures).
@@ -88,9 +102,12 @@ final class ProveCommand implements CliCommand {
                 witness.warnings().forEach(w -> root.err.println("cuzk prove: warning: " + w));
             }
             long t1 = System.nanoTime();
-            Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness);
+            String shape = key.curve().cliName() + " 2^" + Integer.numberOfTrailingZeros(key.domainSize()) + " on " + backend.name() + ": ";
+            Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness, p -> phase.set(shape + p));
             long t2 = System.nanoTime();
+            phase.set("writing " + proofJson.getFileName() + " and " + publicJson.getFileName());
             proof.write(proofJson, publicJson);
+            line.close();
             if (!quiet) {
                 // concatenated, not printf: the formatter's first use costs a command about 10 ms
                 root.out.println(zkey + ": " + key.curve().cliName() + ", domain 2^" + Integer.numberOfTrailingZeros(key.domainSize())

@@ -77,7 +77,8 @@ final class Remote {
     }
 
     /** prove --server: the witness goes to the daemon, the proof comes back into the two files. */
-    static int prove(Main root, ParseResult parsed, String key, Path wtns, Path proofJson, Path publicJson, boolean quiet) {
+    static int prove(Main root, ParseResult parsed, String key, Path wtns, Path proofJson, Path publicJson, boolean quiet,
+            Duration progress) {
         String server = Specs.value(parsed, "--server");
         Priority priority = priority(Specs.value(parsed, "--priority"));
         int timeoutS = Specs.intValue(parsed, "--timeout-s", 1, 30 * 86_400);
@@ -92,11 +93,17 @@ final class Remote {
             throw new UncheckedIOException(e);
         }
         long t0 = System.nanoTime();
-        try (CuzkClient c = client(parsed)) {
+        java.util.concurrent.atomic.AtomicReference<String> state = new java.util.concurrent.atomic.AtomicReference<>("submitting");
+        try (CuzkClient c = client(parsed);
+                ProgressLine line = ProgressLine.start(root.err, progress, () -> "cuzk prove: " + key + " on " + server + ": " + state.get()
+                        + ", " + Math.round((System.nanoTime() - t0) / 1e8) / 10.0 + " s")) {
             CuzkClient.Submitted job = c.submit(key, List.of(witness), priority, null);
+            state.set("job " + job.jobId() + " submitted");
             JobResult r;
             try {
-                r = c.await(job.jobId(), Duration.ofSeconds(timeoutS));
+                r = c.await(job.jobId(), Duration.ofSeconds(timeoutS), e -> state.set("job " + job.jobId() + " "
+                        + e.getState().name().replace("JOB_STATE_", "").toLowerCase(java.util.Locale.ROOT) + ", " + e.getPartitionsDone() + "/"
+                        + e.getPartitions() + " partitions"));
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED) {
                     try {
@@ -112,6 +119,7 @@ final class Remote {
             PartitionProof p = r.getProofs(0);
             OutputFiles.writeTogether(List.of(proofJson, publicJson), List.of(p.getProofJson().getBytes(StandardCharsets.UTF_8),
                     p.getPublicJson().getBytes(StandardCharsets.UTF_8)));
+            line.close();
             if (!quiet) {
                 root.out.println(key + " on " + server + ": job " + job.jobId() + " proved in " + Math.round((System.nanoTime() - t0) / 1e6)
                         + " ms");

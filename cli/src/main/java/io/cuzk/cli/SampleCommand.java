@@ -40,7 +40,7 @@ final class SampleCommand implements CliCommand {
         Path pub = out.resolve("public.json");
         root.out.println("cuzk: proving the bundled sample, circomlib's Poseidon on BN254 (" + sample + ")");
         int status = ProveCommand.prove(root, Backend.cpu(threads), sample.resolve("circuit.zkey"), sample.resolve("witness.wtns"), proof,
-                pub, false, false);
+                pub, false, false, null);
         root.out.println("verify with snarkjs:  npx --yes snarkjs@0.7.6 groth16 verify " + sample.resolve("verification_key.json") + " "
                 + pub + " " + proof);
         return status;

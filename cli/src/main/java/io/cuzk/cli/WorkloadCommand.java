@@ -111,12 +111,7 @@ final class WorkloadCommand implements CliCommand {
         boolean json = Specs.value(parsed, "--json");
         Path outDir = Specs.value(parsed, "--out");
         String progressMode = Specs.value(parsed, "--progress");
-        boolean showProgress = !json && switch (progressMode) {
-            case "always" -> true;
-            case "never" -> false;
-            case "auto" -> root.errIsTerminal();
-            default -> throw new InvalidInputException("--progress " + progressMode + ": expected auto, always or never");
-        };
+        boolean showProgress = ProgressLine.firstAfter(root, progressMode, json) != null;
         PrintStream out = root.out, err = root.err;
         for (Path p : wtns) {
             requireInput(p);

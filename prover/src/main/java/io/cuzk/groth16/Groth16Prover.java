@@ -47,6 +47,14 @@ public final class Groth16Prover {
      * of one key keeps them resident instead (the engine does, see {@link Backend#resident}).
      */
     public Proof prove(ProvingKey key, Witness witness) {
+        return prove(key, witness, phase -> { });
+    }
+
+    /**
+     * {@link #prove(ProvingKey, Witness)}, telling phases each phase as it begins ("synthesis",
+     * "H and MSMs", "assembly"), for a progress display; called on this thread.
+     */
+    public Proof prove(ProvingKey key, Witness witness, java.util.function.Consumer<String> phases) {
         witness.requireFits(key);
         Curve curve = key.curve();
         int n = key.domainSize();
@@ -58,9 +66,12 @@ public final class Groth16Prover {
             ScalarVector a = abc.slice(0, n);
             ScalarVector b = abc.slice(n, n);
             ScalarVector c = abc.slice(2L * n, n);
+            phases.accept("synthesis");
             Synthesis.abc(key, witness.values(), a, b, c, backend.hostThreads());
+            phases.accept("H and MSMs");
             msms = backend.groth16(bases, new Groth16Inputs(witness.values(), a, b, c, arena));
         }
+        phases.accept("assembly");
         return assemble(key, msms, blinding.draw(curve), witness.publicSignals(key.nPublic()));
     }
 

@@ -202,13 +202,16 @@ class DaemonIT {
             assertTrue(err.startsWith("cuzk prove: the daemon at " + daemon.target() + " refused the call") && err.lines().count() == 1, err);
             assertFalse(Files.exists(work.resolve("p.json")), "nothing written");
             // with it, through the command line, a proof snarkjs accepts
-            p = new ProcessBuilder(LauncherIT.repo().resolve("bin/cuzk").toString(), "prove", "-q", "--server", daemon.target(),
-                    "--token-file", work.resolve("token").toString(), "poseidon",
+            p = new ProcessBuilder(LauncherIT.repo().resolve("bin/cuzk").toString(), "prove", "-q", "--progress", "always", "--server",
+                    daemon.target(), "--token-file", work.resolve("token").toString(), "poseidon",
                     LauncherIT.repo().resolve("samples/poseidon-bn254/witness.wtns").toString(), work.resolve("p.json").toString(),
                     work.resolve("pub.json").toString()).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(120, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue(), out);
+            // --progress always: a line rewritten in place while it runs, wiped at the end (-q: nothing else)
+            assertTrue(out.startsWith("\rcuzk prove: poseidon on " + daemon.target() + ": ") && out.endsWith("\r"),
+                    out);
             Node.Result v = Node.snarkjs("groth16", "verify", vks.get("poseidon").toString(), work.resolve("pub.json").toString(),
                     work.resolve("p.json").toString());
             assertTrue(v.out().contains("OK!"), v.out() + v.err());

@@ -114,6 +114,37 @@ class WorkloadCliTest {
         }
     }
 
+    /**
+     * prove --progress: always, a line rewritten in place ("\r") and wiped before the results; auto
+     * (not a terminal here) and never, nothing on stderr; a failure's one line starts on a clean line.
+     */
+    @Test
+    void proveShowsAProgressLineOnlyWhereAsked() throws Exception {
+        Path sample = LauncherIT.repo().resolve("samples/poseidon-bn254");
+        String zkey = sample.resolve("circuit.zkey").toString(), wtns = sample.resolve("witness.wtns").toString();
+        Cli.Result always = Cli.run("prove", "--progress", "always", zkey, wtns, tmp.resolve("a/proof.json").toString(),
+                tmp.resolve("a/public.json").toString());
+        assertEquals(0, always.status(), always.err());
+        assertTrue(always.err().startsWith("\rcuzk prove: ") && always.err().endsWith("\r") && !always.err().contains("\n"),
+                "a progress line, wiped: " + always.err().replace("\r", "<CR>"));
+        assertTrue(always.out().contains("wrote "), always.out());
+        for (String mode : List.of("auto", "never")) {
+            Cli.Result r = Cli.run("prove", "--progress", mode, zkey, wtns, tmp.resolve(mode + "/proof.json").toString(),
+                    tmp.resolve(mode + "/public.json").toString());
+            assertEquals(0, r.status(), r.err());
+            assertEquals("", r.err(), mode);
+        }
+        Cli.Result bad = Cli.run("prove", "--progress", "always", zkey, zkey, tmp.resolve("b/proof.json").toString(),
+                tmp.resolve("b/public.json").toString());
+        assertEquals(1, bad.status(), bad.err());
+        String lastLine = bad.err().substring(bad.err().lastIndexOf('\r') + 1);
+        assertTrue(lastLine.startsWith("cuzk prove: ") && lastLine.strip().lines().count() == 1, bad.err().replace("\r", "<CR>"));
+        Cli.Result wrong = Cli.run("prove", "--progress", "sometimes", zkey, wtns, tmp.resolve("c/proof.json").toString(),
+                tmp.resolve("c/public.json").toString());
+        assertEquals(1, wrong.status(), wrong.err());
+        assertTrue(wrong.err().contains("--progress sometimes: expected auto, always or never"), wrong.err());
+    }
+
     @Test
     void contendedBaselineAndProgressOutput() throws Exception {
         Path multi = Circuits.dir(Curve.BN254, "multi_main");

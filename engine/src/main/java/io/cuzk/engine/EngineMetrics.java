@@ -53,11 +53,22 @@ final class EngineMetrics {
         return out;
     }
 
+    /** Percentiles and buckets of a histogram of microseconds. */
     static EngineStatus.Percentiles percentiles(Histogram h) {
+        double[] bounds = EngineStatus.Percentiles.BOUNDS_MS;
+        long[] buckets = new long[bounds.length + 1];
         if (h.getTotalCount() == 0) {
-            return new EngineStatus.Percentiles(0, 0, 0, 0);
+            return new EngineStatus.Percentiles(0, 0, 0, 0, 0, buckets);
         }
+        long below = 0;
+        for (int i = 0; i < bounds.length; i++) {
+            long micros = (long) (bounds[i] * 1000);
+            long upTo = micros >= h.getMaxValue() ? h.getTotalCount() : h.getCountBetweenValues(0, micros);
+            buckets[i] = upTo - below;
+            below = upTo;
+        }
+        buckets[bounds.length] = h.getTotalCount() - below;
         return new EngineStatus.Percentiles(h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
-                h.getMaxValue() / 1000.0, h.getTotalCount());
+                h.getMaxValue() / 1000.0, h.getTotalCount(), h.getMean() * h.getTotalCount() / 1000.0, buckets);
     }
 }

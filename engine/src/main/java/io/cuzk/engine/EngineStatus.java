@@ -52,5 +52,23 @@ public record EngineStatus(TrackerMode tracker, List<Device> devices, Map<Partit
 
     public record Worker(String name, String activity, String partition, double forSeconds, long partitions) {}
 
-    public record Percentiles(double p50, double p99, double max, long count) {}
+    /**
+     * A distribution of times in milliseconds: its percentiles and, for a histogram of it (the
+     * daemon's Prometheus metrics), its sum and how many fell in each bucket of {@link #BOUNDS_MS}
+     * (upper bounds, inclusive), the last entry counting those above them all.
+     */
+    public record Percentiles(double p50, double p99, double max, long count, double sumMs, long[] buckets) {
+        /** The buckets' upper bounds in milliseconds: from gaps of 0.1 ms to proofs of 10 minutes. */
+        public static final double[] BOUNDS_MS = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000,
+            30_000, 60_000, 120_000, 300_000, 600_000};
+
+        public Percentiles {
+            buckets = buckets.clone();
+        }
+
+        @Override
+        public long[] buckets() {
+            return buckets.clone();
+        }
+    }
 }

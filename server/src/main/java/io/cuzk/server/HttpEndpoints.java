@@ -324,6 +324,26 @@ final class HttpEndpoints {
         };
     }
 
+    /** A classic Prometheus histogram (seconds) of the engine's distributions, one series per label value. */
+    static io.prometheus.metrics.model.snapshots.HistogramSnapshot histogram(String name, String help, String label,
+            List<Map.Entry<String, EngineStatus.Percentiles>> series) {
+        double[] boundsMs = EngineStatus.Percentiles.BOUNDS_MS;
+        double[] bounds = new double[boundsMs.length + 1];
+        for (int i = 0; i < boundsMs.length; i++) {
+            bounds[i] = boundsMs[i] / 1e3;
+        }
+        bounds[boundsMs.length] = Double.POSITIVE_INFINITY;
+        io.prometheus.metrics.model.snapshots.HistogramSnapshot.Builder b = io.prometheus.metrics.model.snapshots.HistogramSnapshot.builder()
+                .name(name).help(help);
+        for (Map.Entry<String, EngineStatus.Percentiles> e : series) {
+            b.dataPoint(io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                    .labels(io.prometheus.metrics.model.snapshots.Labels.of(label, e.getKey()))
+                    .classicHistogramBuckets(io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets.of(bounds, e.getValue().buckets()))
+                    .sum(e.getValue().sumMs() / 1e3).build());
+        }
+        return b.build();
+    }
+
     private static void register(PrometheusRegistry r, Supplier<EngineStatus> status, ProverService service, KeyDirectory keys) {
         GaugeWithCallback.builder().name("cuzk_device_utilization").help("busy share of the time work waited for the device, since start")
                 .labelNames("device").callback(cb -> status.get().devices().forEach(d -> cb.call(d.utilization(), d.name()))).register(r);
@@ -336,7 +356,9 @@ final class HttpEndpoints {
                 .callback(cb -> status.get().devices().forEach(d -> cb.call(d.partitions(), d.name()))).register(r);
         GaugeWithCallback.builder().name("cuzk_device_longest_chain").help("most partitions run back to back (gaps under 1 ms)")
                 .labelNames("device").callback(cb -> status.get().devices().forEach(d -> cb.call(d.longestChain(), d.name()))).register(r);
-        GaugeWithCallback.builder().name("cuzk_device_idle_gap_seconds")
+        r.register(() -> histogram("cuzk_device_idle_gap_seconds", "idle gaps of the device while work waited", "device",
+                status.get().devices().stream().map(d -> Map.entry(d.name(), d.gapsMs())).toList()));
+        GaugeWithCallback.builder().name("cuzk_device_idle_gap_quantile_seconds")
                 .help("idle gaps of the device while work waited: their 50th and 99th percentile and maximum").labelNames("device", "percentile")
                 .callback(cb -> status.get().devices().forEach(d -> {
                     cb.call(d.gapsMs().p50() / 1e3, d.name(), "50");
@@ -365,7 +387,10 @@ final class HttpEndpoints {
                     cb.call(c.jobsFailed(), "failed");
                     cb.call(c.jobsCancelled(), "cancelled");
                 }).register(r);
-        GaugeWithCallback.builder().name("cuzk_phase_seconds")
+        r.register(() -> histogram("cuzk_partition_phase_seconds", "time partitions spent in each phase; phase=\"total\" is a proof's"
+                + " latency from submission to its proof", "phase", status.get().phasesMs().entrySet().stream()
+                        .map(e -> Map.entry(e.getKey().label(), e.getValue())).toList()));
+        GaugeWithCallback.builder().name("cuzk_phase_quantile_seconds")
                 .help("time partitions spent in each phase: 50th and 99th percentile and maximum since start").labelNames("phase", "percentile")
                 .callback(cb -> {
                     for (Map.Entry<Phase, EngineStatus.Percentiles> e : status.get().phasesMs().entrySet()) {

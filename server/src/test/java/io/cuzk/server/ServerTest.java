@@ -509,6 +509,11 @@ class ServerTest {
             assertTrue(metrics.contains("cuzk_jobs_submitted_total 1.0"), metrics);
             assertTrue(metrics.contains("cuzk_device_utilization{device=\"device-0-"), metrics);
             assertTrue(metrics.contains("cuzk_keys_resident 1.0"), metrics);
+            // histograms: a proof's latency (phase total) per bucket, the device's idle gaps
+            assertTrue(metrics.contains("cuzk_partition_phase_seconds_count{phase=\"total\"} 3"), metrics);
+            assertTrue(metrics.contains("cuzk_partition_phase_seconds_bucket{phase=\"total\",le=\"+Inf\"} 3"), metrics);
+            assertTrue(metrics.contains("# TYPE cuzk_device_idle_gap_seconds histogram"), metrics);
+            assertTrue(metrics.contains("cuzk_device_idle_gap_seconds_bucket{device=\"device-0-"), metrics);
             assertTrue(metrics.contains("jvm_memory_used_bytes"), metrics);
             java.nio.file.Path promtool = java.nio.file.Path.of("/usr/bin/promtool");
             if (Files.isExecutable(promtool)) {

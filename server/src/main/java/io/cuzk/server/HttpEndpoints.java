@@ -421,6 +421,13 @@ final class HttpEndpoints {
                 }).register(r);
         GaugeWithCallback.builder().name("cuzk_keys_resident").help("proving keys read into memory")
                 .callback(cb -> cb.call(keys.resident().size())).register(r);
+        CounterWithCallback.builder().name("cuzk_key_loads").help("proving keys read from the key folder, by outcome").labelNames("outcome")
+                .callback(cb -> {
+                    cb.call(keys.loads.sum(), "done");
+                    cb.call(keys.loadFailures.sum(), "failed");
+                }).register(r);
+        CounterWithCallback.builder().name("cuzk_key_load_seconds").help("time spent reading proving keys")
+                .callback(cb -> cb.call(keys.loadSeconds.sum())).register(r);
         GaugeWithCallback.builder().name("cuzk_draining").help("1 while the daemon drains for shutdown")
                 .callback(cb -> cb.call(service.draining() ? 1 : 0)).register(r);
     }

@@ -27,8 +27,13 @@ import java.util.TreeMap;
 final class KeyDirectory implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.cuzk.server");
 
+    /** Keys read into memory, reads that failed, and the seconds the reads took (for /metrics). */
+    final java.util.concurrent.atomic.LongAdder loads = new java.util.concurrent.atomic.LongAdder();
+    final java.util.concurrent.atomic.LongAdder loadFailures = new java.util.concurrent.atomic.LongAdder();
+    final java.util.concurrent.atomic.DoubleAdder loadSeconds = new java.util.concurrent.atomic.DoubleAdder();
+
     /** One key file: its shape and hash from the scan, the key once loaded. */
-    static final class Entry {
+    final class Entry {
         final String name;
         final Path file;
         final long fileBytes;
@@ -51,7 +56,15 @@ final class KeyDirectory implements AutoCloseable {
                 synchronized (this) {
                     k = key;
                     if (k == null) {
-                        k = ProvingKey.read(file);
+                        long t0 = System.nanoTime();
+                        try {
+                            k = ProvingKey.read(file);
+                        } catch (IOException | RuntimeException e) {
+                            loadFailures.increment();
+                            throw e;
+                        } finally {
+                            loadSeconds.add((System.nanoTime() - t0) / 1e9);
+                        }
                         // the file as it is after the read: a file rewritten since the scan gets its new name
                         String loaded;
                         try {
@@ -66,6 +79,7 @@ final class KeyDirectory implements AutoCloseable {
                             sha256 = loaded;
                         }
                         key = k;
+                        loads.increment();
                     }
                 }
             }
@@ -116,7 +130,7 @@ final class KeyDirectory implements AutoCloseable {
                 String name = file.substring(0, file.length() - ".zkey".length());
                 try {
                     ProvingKey.Shape shape = ProvingKey.shape(f);
-                    d.byName.put(name, new Entry(name, f, Files.size(f), shape, sha256(f)));
+                    d.byName.put(name, d.new Entry(name, f, Files.size(f), shape, sha256(f)));
                 } catch (IOException | RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "cuzk serve: skipping a file that is no key: " + e.getMessage());
                 }

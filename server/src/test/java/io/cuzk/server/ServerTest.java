@@ -509,6 +509,8 @@ class ServerTest {
             assertTrue(metrics.contains("cuzk_jobs_submitted_total 1.0"), metrics);
             assertTrue(metrics.contains("cuzk_device_utilization{device=\"device-0-"), metrics);
             assertTrue(metrics.contains("cuzk_keys_resident 1.0"), metrics);
+            assertTrue(metrics.contains("cuzk_key_loads_total{outcome=\"done\"} 1.0"), metrics);
+            assertTrue(metrics.contains("cuzk_key_loads_total{outcome=\"failed\"} 0.0"), metrics);
             // histograms: a proof's latency (phase total) per bucket, the device's idle gaps
             assertTrue(metrics.contains("cuzk_partition_phase_seconds_count{phase=\"total\"} 3"), metrics);
             assertTrue(metrics.contains("cuzk_partition_phase_seconds_bucket{phase=\"total\",le=\"+Inf\"} 3"), metrics);

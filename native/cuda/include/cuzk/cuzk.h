@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define CUZK_ABI_VERSION 2
+#define CUZK_ABI_VERSION 3
 
 #if defined(_WIN32)
 #define CUZK_API __declspec(dllexport)
@@ -250,6 +250,19 @@ CUZK_API cuzk_status_t cuzk_field_op(uint32_t curve, uint32_t field, uint32_t op
  * CUZK_POINT_MUL, b holds n 32-byte canonical scalars. Inputs are not validated. */
 CUZK_API cuzk_status_t cuzk_point_op(uint32_t curve, uint32_t group, uint32_t op, const void* a,
                                      const void* b, void* out, uint64_t n);
+
+/* ---- pairings --------------------------------------------------------------------------- */
+/* The product of the optimal ate pairings e(g1[i], g2[i]) over n pairs of affine points in the
+ * native layout (a point at infinity contributes one), for verification on the CPU. out (if not
+ * NULL, 8-byte aligned) receives it as 12 base-field elements in the native layout, in the order
+ * c0.c0.c0, c0.c0.c1, c0.c1.c0, c0.c1.c1, c0.c2.c0, c0.c2.c1, c1.c0.c0, ..., c1.c2.c1 of
+ * Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi), xi = 9 + u (BN254) or 1 + u (BLS12-381); for
+ * BLS12-381 it is the pairing cubed (the final exponentiation of blst and gnark), which is one
+ * exactly when the pairing is. is_one (if not NULL) is set to 1 when the product is one, else 0.
+ * The points are not validated: check them first (cuzk_points_decode with the subgroup check);
+ * points off the curve or outside the subgroups give a meaningless answer. */
+CUZK_API cuzk_status_t cuzk_pairing(uint32_t curve, const void* g1, const void* g2, uint64_t n,
+                                    void* out, uint32_t* is_one);
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 /* result (affine) = sum scalars[i] * bases[i]. */

@@ -188,6 +188,10 @@ CUZK_API cuzk_status_t cuzk_point_op(uint32_t curve, uint32_t group, uint32_t op
     return CUZK_DISPATCH(impl_point_op, curve, group, op, a, b, out, n);
 }
 
+CUZK_API cuzk_status_t cuzk_pairing(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out, uint32_t* is_one) {
+    return CUZK_DISPATCH(impl_pairing, curve, g1, g2, n, out, is_one);
+}
+
 CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
     return CUZK_DISPATCH_IFMA(impl_msm, config, bases, scalars, result);
 }

@@ -56,7 +56,7 @@ class LoaderRaceTest {
         Files.writeString(src, """
                 #include <stdio.h>
                 #include <stdint.h>
-                const uint32_t cuzk_abi_version_value = 2;
+                const uint32_t cuzk_abi_version_value = 3;
                 __attribute__((constructor)) static void pwn(void) {
                     FILE *f = fopen(MARKER, "w");
                     if (f) { fputs("an attacker's library ran\\n", f); fclose(f); }

@@ -69,6 +69,9 @@ public final class Main {
         Map<String, Supplier<CliCommand>> m = new LinkedHashMap<>();
         m.put("sample", () -> new SampleCommand());
         m.put("prove", () -> new ProveCommand());
+        m.put("verify", () -> new VerifyCommand());
+        m.put("export-vk", () -> new ExportCommands.VerificationKeyCommand());
+        m.put("export-calldata", () -> new ExportCommands.CalldataCommand());
         m.put("workload", () -> new WorkloadCommand());
         m.put("msm", () -> new MsmCommand());
         m.put("msm-demo", () -> new DemoCommand());

@@ -6,6 +6,7 @@ import io.cuzk.Point;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.lang3.Validate;
@@ -22,9 +23,9 @@ public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigIntege
      * at infinity, which a valid proof never holds, as snarkjs writes it: x = 0, y = 1, z = 0).
      */
     public String proofJson() {
-        String[] a = g1(piA);
-        String[] b = g2(piB);
-        String[] c = g1(piC);
+        String[] a = SnarkjsJson.g1Coordinates(piA);
+        String[] b = SnarkjsJson.g2Coordinates(piB);
+        String[] c = SnarkjsJson.g1Coordinates(piC);
         StringBuilder s = new StringBuilder("{\n");
         s.append(" \"pi_a\": [\n  \"").append(a[0]).append("\",\n  \"").append(a[1]).append("\",\n  \"").append(a[2]).append("\"\n ],\n");
         s.append(" \"pi_b\": [\n");
@@ -38,20 +39,19 @@ public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigIntege
         return s.toString();
     }
 
-    private static String[] g1(Point p) {
-        if (p.isInfinity()) {
-            return new String[] {"0", "1", "0"};
-        }
-        BigInteger[] xy = p.coordinates();
-        return new String[] {xy[0].toString(), xy[1].toString(), "1"};
+
+    /**
+     * Reads snarkjs's proof.json and public.json: every point checked (canonical, on the curve, in
+     * its subgroup), every public signal below r; a malformed file gives a {@link FormatException}
+     * naming the file and the field.
+     */
+    public static Proof read(Path proofJson, Path publicJson) throws IOException {
+        return parse(proofJson.toString(), Files.readString(proofJson), publicJson.toString(), Files.readString(publicJson));
     }
 
-    private static String[] g2(Point p) {
-        if (p.isInfinity()) {
-            return new String[] {"0", "0", "1", "0", "0", "0"};
-        }
-        BigInteger[] xy = p.coordinates();
-        return new String[] {xy[0].toString(), xy[1].toString(), xy[2].toString(), xy[3].toString(), "1", "0"};
+    /** {@link #read} from the files' text; the names are for messages. */
+    public static Proof parse(String proofName, String proofJson, String publicName, String publicJson) {
+        return SnarkjsJson.proof(proofName, proofJson, publicName, publicJson);
     }
 
     /** public.json: the public signals as decimal strings. */

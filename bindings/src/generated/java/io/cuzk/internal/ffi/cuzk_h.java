@@ -23,10 +23,10 @@ public class cuzk_h extends ffi_h {
 
     static final SymbolLookup SYMBOL_LOOKUP = io.cuzk.internal.NativeLibrary.symbols();
 
-    private static final int CUZK_ABI_VERSION = (int)2L;
+    private static final int CUZK_ABI_VERSION = (int)3L;
     /**
      * {@snippet lang=c :
-     * #define CUZK_ABI_VERSION 2
+     * #define CUZK_ABI_VERSION 3
      * }
      */
     public static int CUZK_ABI_VERSION() {
@@ -357,6 +357,71 @@ public class cuzk_h extends ffi_h {
                 traceDowncall("cuzk_point_op", curve, group, op, a, b, out, n);
             }
             return (int)mh$.invokeExact(curve, group, op, a, b, out, n);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_pairing {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_pairing");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out, uint32_t *is_one)
+     * }
+     */
+    public static FunctionDescriptor cuzk_pairing$descriptor() {
+        return cuzk_pairing.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out, uint32_t *is_one)
+     * }
+     */
+    public static MethodHandle cuzk_pairing$handle() {
+        return cuzk_pairing.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out, uint32_t *is_one)
+     * }
+     */
+    public static MemorySegment cuzk_pairing$address() {
+        return cuzk_pairing.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out, uint32_t *is_one)
+     * }
+     */
+    public static int cuzk_pairing(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment out, MemorySegment is_one) {
+        var mh$ = cuzk_pairing.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_pairing", curve, g1, g2, n, out, is_one);
+            }
+            return (int)mh$.invokeExact(curve, g1, g2, n, out, is_one);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

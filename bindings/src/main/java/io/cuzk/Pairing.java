@@ -1,0 +1,90 @@
+package io.cuzk;
+
+import io.cuzk.internal.Checked;
+import io.cuzk.internal.NativeLibrary;
+import io.cuzk.internal.ffi.cuzk_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.util.List;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * Products of optimal ate pairings, prod e(g1[i], g2[i]), by the native library on this thread
+ * (one Miller loop shared by all pairs, one final exponentiation). The value in GT is the one
+ * snarkjs's {@code vk_alphabeta_12} and @noble/curves give: a fixed power, coprime to r, of the
+ * exact pairing (2u(6u^2 + 3u + 1) for BN254, 3 for BLS12-381), so a product is one exactly when
+ * the exact pairings' product is. Points are trusted: check untrusted ones first
+ * ({@link PointVector#check}, {@link Codec#decode} with {@link Check#all()}).
+ */
+public final class Pairing {
+    private Pairing() {}
+
+    /** Whether prod e(g1[i], g2[i]) = 1; points at infinity contribute 1. */
+    public static boolean isOne(List<Point> g1, List<Point> g2) {
+        return call(g1, g2, false).one;
+    }
+
+    /** {@link #isOne(List, List)} over vectors of native points (G1 and G2 of one curve, as many). */
+    public static boolean isOne(PointVector g1, PointVector g2) {
+        NativeLibrary.require();
+        requirePairs(g1, g2);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment one = a.allocate(ValueLayout.JAVA_INT);
+            Checked.check(cuzk_h.cuzk_pairing(g1.curve().id(), g1.segment(), g2.segment(), g1.size(), MemorySegment.NULL, one),
+                    "cuzk_pairing");
+            return one.get(ValueLayout.JAVA_INT, 0) == 1;
+        }
+    }
+
+    /**
+     * The product as its 12 coefficients over Fp in [0, p): c0.c0.c0, c0.c0.c1, c0.c1.c0, ...,
+     * c1.c2.c1 of Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi), xi = 9 + u (BN254) or 1 + u
+     * (BLS12-381): snarkjs's {@code vk_alphabeta_12} flattened.
+     */
+    public static BigInteger[] product(List<Point> g1, List<Point> g2) {
+        return call(g1, g2, true).value;
+    }
+
+    private record Result(boolean one, BigInteger[] value) {}
+
+    private static Result call(List<Point> g1, List<Point> g2, boolean value) {
+        NativeLibrary.require();
+        Validate.isTrue(g1.size() == g2.size(), "%d G1 points and %d G2 points: a pairing takes one of each", g1.size(), g2.size());
+        Curve curve = g1.isEmpty() ? Curve.BN254 : g1.get(0).curve();
+        try (Arena a = Arena.ofConfined()) {
+            PointVector p = PointVector.allocate(a, curve, Group.G1, g1.size());
+            PointVector q = PointVector.allocate(a, curve, Group.G2, g2.size());
+            for (int i = 0; i < g1.size(); i++) {
+                Validate.isTrue(g1.get(i).group() == Group.G1 && g2.get(i).group() == Group.G2, "pair %d is not a G1 and a G2 point", i);
+                p.set(i, g1.get(i));
+                q.set(i, g2.get(i));
+            }
+            int fb = curve.fpBytes();
+            MemorySegment out = value ? a.allocate(12L * fb, 8) : MemorySegment.NULL;
+            MemorySegment one = a.allocate(ValueLayout.JAVA_INT);
+            Checked.check(cuzk_h.cuzk_pairing(curve.id(), p.segment(), q.segment(), g1.size(), out, one), "cuzk_pairing");
+            BigInteger[] coefficients = null;
+            if (value) {
+                coefficients = new BigInteger[12];
+                BigInteger rInv = curve.fpRadix().modInverse(curve.p());
+                byte[] all = out.toArray(ValueLayout.JAVA_BYTE);
+                for (int i = 0; i < 12; i++) {
+                    byte[] be = new byte[fb];
+                    for (int j = 0; j < fb; j++) {
+                        be[fb - 1 - j] = all[i * fb + j];
+                    }
+                    coefficients[i] = new BigInteger(1, be).multiply(rInv).mod(curve.p());
+                }
+            }
+            return new Result(one.get(ValueLayout.JAVA_INT, 0) == 1, coefficients);
+        }
+    }
+
+    private static void requirePairs(PointVector g1, PointVector g2) {
+        Validate.isTrue(g1.group() == Group.G1 && g2.group() == Group.G2, "a pairing takes G1 points and G2 points");
+        Validate.isTrue(g1.curve() == g2.curve(), "G1 points of %s and G2 points of %s", g1.curve().cliName(), g2.curve().cliName());
+        Validate.isTrue(g1.size() == g2.size(), "%d G1 points and %d G2 points: a pairing takes one of each", g1.size(), g2.size());
+    }
+}

@@ -1,0 +1,65 @@
+package io.cuzk.cli;
+
+import io.cuzk.groth16.FormatException;
+import io.cuzk.groth16.Groth16Verifier;
+import io.cuzk.groth16.Proof;
+import io.cuzk.groth16.VerificationKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code cuzk verify <verification_key.json> <public.json> <proof.json>}: the arguments and the
+ * answer of {@code snarkjs groth16 verify}, with the native pairings. Exit 0 and a line saying OK
+ * for a valid proof; exit 1 and a line saying invalid for a well-formed proof that does not verify
+ * (an answer, not an error); exit 2 and one line naming the file and field for malformed input
+ * (a point off its curve or outside its subgroup, a signal not below r, counts that disagree).
+ */
+final class VerifyCommand implements CliCommand {
+    @Override
+    public CommandSpec spec() {
+        CommandSpec spec = Specs.command("verify", "Verifies a Groth16 proof as `snarkjs groth16 verify` does (same arguments): prints OK! "
+                + "and exits 0 when it is valid; prints that it is invalid and exits 1 when it is not; exits 2 on malformed input.");
+        spec.addPositional(Specs.positional(0, "<verification_key.json>", Path.class, "the verification key (snarkjs JSON)"));
+        spec.addPositional(Specs.positional(1, "<public.json>", Path.class, "the public signals"));
+        spec.addPositional(Specs.positional(2, "<proof.json>", Path.class, "the proof"));
+        spec.addOption(Specs.flag("-q", "--quiet", "print nothing: the exit status says it"));
+        return spec;
+    }
+
+    @Override
+    public int run(Main root, ParseResult parsed) {
+        Path vkFile = Specs.positional(parsed, 0), publicFile = Specs.positional(parsed, 1), proofFile = Specs.positional(parsed, 2);
+        boolean quiet = Specs.value(parsed, "--quiet");
+        VerificationKey vk;
+        Proof proof;
+        try {
+            vk = VerificationKey.read(vkFile);
+            proof = Proof.read(proofFile, publicFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (FormatException e) {
+            return malformed(root, e.getMessage());
+        }
+        if (proof.curve() != vk.curve()) {
+            return malformed(root, proofFile + " is a " + proof.curve().snarkjsName() + " proof, " + vkFile + " a " + vk.curve().snarkjsName()
+                    + " key");
+        }
+        if (proof.publicSignals().size() != vk.nPublic()) {
+            return malformed(root, publicFile + " has " + proof.publicSignals().size() + " public signals, " + vkFile + " expects "
+                    + vk.nPublic());
+        }
+        boolean valid = Groth16Verifier.verify(vk, proof);
+        if (!quiet) {
+            root.out.println(valid ? "OK!" : "Invalid proof");
+        }
+        return valid ? Main.OK : Main.BAD_INPUT;
+    }
+
+    private static int malformed(Main root, String message) {
+        root.err.println("cuzk verify: " + message);
+        return Main.USAGE;
+    }
+}

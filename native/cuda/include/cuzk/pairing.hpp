@@ -1,0 +1,394 @@
+// Optimal ate pairings of BN254 and BLS12-381, on the field and curve templates of field.hpp and
+// curve.hpp (host only: verification runs on the CPU).
+//
+// The tower is the one both curves' specifications and the reference libraries use:
+//   Fp6  = Fp2[v] / (v^3 - xi)     xi = 9 + u (BN254), 1 + u (BLS12-381)
+//   Fp12 = Fp6[w] / (w^2 - v)
+// G2 points live on the sextic twist E'(Fp2): a D-type twist for BN254 (y^2 = x^3 + 3/xi), an
+// M-type twist for BLS12-381 (y^2 = x^3 + 4 xi). The Miller loop keeps the running G2 point in
+// homogeneous projective coordinates and evaluates each line at P as a sparse Fp12 element (three
+// Fp2 coefficients), so a step costs no inversion; n pairs share one Miller loop (one squaring of
+// f per step for all of them) and one final exponentiation.
+//
+// The final exponentiation raises to (p^12 - 1)/r: the easy part (p^6 - 1)(p^2 + 1) with one
+// inversion and Frobenius maps, the hard part (p^4 - p^2 + 1)/r with cyclotomic squarings
+// (Granger and Scott) in exponentiations by the curve's parameter. Both hard parts raise to a fixed
+// multiple of (p^4 - p^2 + 1)/r, coprime to r, so a product of pairings is one exactly when the
+// exact one is, which is what verification asks, and the values are those of snarkjs
+// (vk_alphabeta_12), ffjavascript and @noble/curves: for BN254 the chain of Fuentes-Castaneda et
+// al. (the pairing to the power 2u(6u^2 + 3u + 1)), for BLS12-381
+// 3 (p^4 - p^2 + 1)/r = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3 (Hayashida, Hayasaka and Teruya: the
+// pairing cubed, as blst and gnark compute it).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "cuzk/curve.hpp"
+
+CUZK_NS_BEGIN
+
+// ---- the tower --------------------------------------------------------------------------------
+
+template <class T>
+struct Field6 {
+    using F2 = typename T::F2;
+    F2 c0, c1, c2;
+
+    static Field6 zero() { return {F2::zero(), F2::zero(), F2::zero()}; }
+    static Field6 one() { return {F2::one(), F2::zero(), F2::zero()}; }
+    bool is_zero() const { return c0.is_zero() && c1.is_zero() && c2.is_zero(); }
+    bool operator==(const Field6& o) const { return c0 == o.c0 && c1 == o.c1 && c2 == o.c2; }
+    Field6 operator+(const Field6& b) const { return {c0 + b.c0, c1 + b.c1, c2 + b.c2}; }
+    Field6 operator-(const Field6& b) const { return {c0 - b.c0, c1 - b.c1, c2 - b.c2}; }
+    Field6 operator-() const { return {-c0, -c1, -c2}; }
+    Field6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
+
+    // Karatsuba over the three coefficients: six Fp2 products.
+    Field6 operator*(const Field6& b) const {
+        F2 v0 = c0 * b.c0, v1 = c1 * b.c1, v2 = c2 * b.c2;
+        F2 r0 = T::mul_xi((c1 + c2) * (b.c1 + b.c2) - v1 - v2) + v0;
+        F2 r1 = (c0 + c1) * (b.c0 + b.c1) - v0 - v1 + T::mul_xi(v2);
+        F2 r2 = (c0 + c2) * (b.c0 + b.c2) - v0 - v2 + v1;
+        return {r0, r1, r2};
+    }
+    // Chung and Hasan's squaring (SQR2): two squarings and three products of Fp2.
+    Field6 sqr() const {
+        F2 s0 = c0.sqr();
+        F2 ab = c0 * c1;
+        F2 s1 = ab.dbl();
+        F2 s2 = (c0 - c1 + c2).sqr();
+        F2 bc = c1 * c2;
+        F2 s3 = bc.dbl();
+        F2 s4 = c2.sqr();
+        return {T::mul_xi(s3) + s0, T::mul_xi(s4) + s1, s1 + s2 + s3 - s0 - s4};
+    }
+    // times v: (c0, c1, c2) v = (xi c2, c0, c1)
+    Field6 mul_v() const { return {T::mul_xi(c2), c0, c1}; }
+    // times (b0 + b1 v): five Fp2 products
+    Field6 mul_01(const F2& b0, const F2& b1) const {
+        F2 aa = c0 * b0, bb = c1 * b1;
+        F2 t0 = T::mul_xi((c1 + c2) * b1 - bb) + aa;
+        F2 t1 = (b0 + b1) * (c0 + c1) - aa - bb;
+        F2 t2 = (c0 + c2) * b0 - aa + bb;
+        return {t0, t1, t2};
+    }
+    // times b1 v: three Fp2 products
+    Field6 mul_1(const F2& b1) const { return {T::mul_xi(c2 * b1), c0 * b1, c1 * b1}; }
+    Field6 mul_fp2(const F2& k) const { return {c0 * k, c1 * k, c2 * k}; }
+    Field6 inv() const {
+        F2 t0 = c0.sqr() - T::mul_xi(c1 * c2);
+        F2 t1 = T::mul_xi(c2.sqr()) - c0 * c1;
+        F2 t2 = c1.sqr() - c0 * c2;
+        F2 d = c0 * t0 + T::mul_xi(c2 * t1 + c1 * t2);
+        F2 di = d.inv_vartime();
+        return {t0 * di, t1 * di, t2 * di};
+    }
+};
+
+template <class T>
+struct Field12 {
+    using F2 = typename T::F2;
+    using F6 = Field6<T>;
+    F6 c0, c1;
+
+    static Field12 one() { return {F6::one(), F6::zero()}; }
+    bool operator==(const Field12& o) const { return c0 == o.c0 && c1 == o.c1; }
+    bool is_one() const { return *this == one(); }
+    Field12 operator*(const Field12& b) const {
+        F6 aa = c0 * b.c0, bb = c1 * b.c1;
+        return {aa + bb.mul_v(), (c0 + c1) * (b.c0 + b.c1) - aa - bb};
+    }
+    Field12& operator*=(const Field12& b) { return *this = *this * b; }
+    // complex squaring: two Fp6 products
+    Field12 sqr() const {
+        F6 ab = c0 * c1;
+        F6 t = (c0 + c1) * (c0 + c1.mul_v()) - ab - ab.mul_v();
+        return {t, ab.dbl()};
+    }
+    Field12 conj() const { return {c0, -c1}; }
+    Field12 inv() const {
+        F6 t = (c0.sqr() - c1.sqr().mul_v()).inv();
+        return {c0 * t, -(c1 * t)};
+    }
+
+    // times the sparse (a0 + a1 v) + (a4 v) w: the line of an M-type twist
+    Field12 mul_014(const F2& a0, const F2& a1, const F2& a4) const {
+        F6 aa = c0.mul_01(a0, a1);
+        F6 bb = c1.mul_1(a4);
+        F6 s = (c1 + c0).mul_01(a0, a1 + a4) - aa - bb;
+        return {bb.mul_v() + aa, s};
+    }
+    // times the sparse a0 + (a3 + a4 v) w: the line of a D-type twist
+    Field12 mul_034(const F2& a0, const F2& a3, const F2& a4) const {
+        F6 aa = c0.mul_fp2(a0);
+        F6 bb = c1.mul_01(a3, a4);
+        F6 s = (c0 + c1).mul_01(a0 + a3, a4) - aa - bb;
+        return {bb.mul_v() + aa, s};
+    }
+
+    // x^(p^k) for k = 1, 2, 3: the coefficient of v^j w^i is conjugated for odd k and scaled by
+    // xi^((2j + i)(p^k - 1)/6).
+    Field12 frobenius(int k) const {
+        const auto& g = T::gammas();
+        const F2* c = g.g[k - 1];
+        auto f = [&](const F2& x, int e) {
+            F2 y = (k & 1) ? F2{x.c0, -x.c1} : x;
+            return e == 0 ? y : y * c[e];
+        };
+        return {{f(c0.c0, 0), f(c0.c1, 2), f(c0.c2, 4)}, {f(c1.c0, 1), f(c1.c1, 3), f(c1.c2, 5)}};
+    }
+
+    // Granger and Scott's squaring in the cyclotomic subgroup (after the easy part): the element
+    // as three Fp4 pairs (c0.c0, c1.c1), (c1.c0, c0.c2), (c0.c1, c1.c2); six Fp2 squarings.
+    Field12 cyclotomic_sqr() const {
+        auto fp4_sqr = [](const F2& a, const F2& b, F2& r0, F2& r1) {
+            F2 t0 = a.sqr(), t1 = b.sqr();
+            r0 = T::mul_xi(t1) + t0;
+            r1 = (a + b).sqr() - t0 - t1;
+        };
+        F2 z0 = c0.c0, z4 = c0.c1, z3 = c0.c2, z2 = c1.c0, z1 = c1.c1, z5 = c1.c2;
+        F2 t0, t1, t2, t3, t4, t5;
+        fp4_sqr(z0, z1, t0, t1);
+        // z0 = 3 t0 - 2 z0, z1 = 3 t1 + 2 z1
+        z0 = (t0 - z0).dbl() + t0;
+        z1 = (t1 + z1).dbl() + t1;
+        fp4_sqr(z2, z3, t0, t1);
+        fp4_sqr(z4, z5, t2, t3);
+        // z4 = 3 t0 - 2 z4, z5 = 3 t1 + 2 z5
+        z4 = (t0 - z4).dbl() + t0;
+        z5 = (t1 + z5).dbl() + t1;
+        // z2 = 3 xi t3 + 2 z2, z3 = 3 t2 - 2 z3
+        t0 = T::mul_xi(t3);
+        z2 = (t0 + z2).dbl() + t0;
+        z3 = (t2 - z3).dbl() + t2;
+        return {{z0, z4, z3}, {z2, z1, z5}};
+    }
+    // x^e in the cyclotomic subgroup, for a 64-bit e, from the top bit down
+    Field12 cyclotomic_pow(uint64_t e) const {
+        Field12 r = one();
+        bool started = false;
+        for (int bit = 63; bit >= 0; bit--) {
+            if (started) r = r.cyclotomic_sqr();
+            if ((e >> bit) & 1) {
+                r = started ? r * *this : *this;
+                started = true;
+            }
+        }
+        return r;
+    }
+};
+
+// ---- the curves' pairing parameters -------------------------------------------------------
+
+// Frobenius coefficients xi^(k (p^j - 1)/6), k = 0..5, j = 1..3, from xi and p at first use.
+template <class F2, class Fp>
+struct Gammas {
+    F2 g[3][6];
+    explicit Gammas(const F2& xi) {
+        // (p - 1) / 6: p = 1 mod 6 for both curves
+        const auto m = Fp::Params::modulus();
+        constexpr int N = Fp::N;
+        uint64_t e[N];
+        unsigned __int128 rem = 0;
+        for (int i = N - 1; i >= 0; i--) {
+            unsigned __int128 cur = (rem << 64) | (i == 0 ? m.v[0] - 1 : m.v[i]);
+            e[i] = (uint64_t)(cur / 6);
+            rem = cur % 6;
+        }
+        F2 base = F2::one();  // xi^((p-1)/6), left to right
+        for (int w = N - 1; w >= 0; w--) {
+            for (int bit = 63; bit >= 0; bit--) {
+                base = base.sqr();
+                if ((e[w] >> bit) & 1) base = base * xi;
+            }
+        }
+        g[0][0] = F2::one();
+        for (int k = 1; k < 6; k++) g[0][k] = g[0][k - 1] * base;
+        for (int k = 0; k < 6; k++) {
+            F2 c{g[0][k].c0, -g[0][k].c1};  // its p-th power
+            g[1][k] = g[0][k] * c;           // xi^(k(p^2-1)/6) = gamma * gamma^p
+            g[2][k] = g[1][k] * g[0][k];     // xi^(k(p^3-1)/6) = gamma * gamma^p * gamma^(p^2), gamma^(p^2) = gamma
+        }
+    }
+};
+
+struct bn254_tower {
+    using Fp = bn254_fp;
+    using F2 = bn254_fp2;
+    using G1 = bn254_g1;
+    using G2 = bn254_g2;
+    static constexpr bool M_TWIST = false;
+    static F2 mul_xi(const F2& a) {  // (9 + u) a
+        F2 a8 = a.dbl().dbl().dbl();
+        return {a8.c0 + a.c0 - a.c1, a8.c1 + a.c1 + a.c0};
+    }
+    static const Gammas<F2, Fp>& gammas() {
+        static const Gammas<F2, Fp> g(F2{Fp::from_u64(9), Fp::one()});
+        return g;
+    }
+};
+
+struct bls12_381_tower {
+    using Fp = bls12_381_fp;
+    using F2 = bls12_381_fp2;
+    using G1 = bls12_381_g1;
+    using G2 = bls12_381_g2;
+    static constexpr bool M_TWIST = true;
+    static constexpr uint64_t X_ABS = 0xd201000000010000ull;  // x = -X_ABS
+    static F2 mul_xi(const F2& a) { return {a.c0 - a.c1, a.c0 + a.c1}; }  // (1 + u) a
+    static const Gammas<F2, Fp>& gammas() {
+        static const Gammas<F2, Fp> g(F2{Fp::one(), Fp::one()});
+        return g;
+    }
+};
+
+// ---- the Miller loop -----------------------------------------------------------------------
+
+template <class T>
+struct Pairing {
+    using Fp = typename T::Fp;
+    using F2 = typename T::F2;
+    using F12 = Field12<T>;
+    using G1A = Affine<typename T::G1>;
+    using G2A = Affine<typename T::G2>;
+
+    struct Proj {  // homogeneous projective: x = X/Z, y = Y/Z
+        F2 x, y, z;
+    };
+    struct Line {  // three Fp2 coefficients before scaling by P
+        F2 a, b, c;
+    };
+
+    // The tangent at R (doubled in place), with Costello, Lange and Naehrig's formulas.
+    static Line doubling(Proj& r) {
+        static const Fp two_inv = Fp::from_u64(2).inv();
+        F2 a = (r.x * r.y).mul_base(two_inv);
+        F2 b = r.y.sqr();
+        F2 c = r.z.sqr();
+        F2 e = T::G2::b() * (c.dbl() + c);
+        F2 f = e.dbl() + e;
+        F2 g = (b + f).mul_base(two_inv);
+        F2 h = (r.y + r.z).sqr() - (b + c);
+        F2 i = e - b;
+        F2 j = r.x.sqr();
+        F2 e2 = e.sqr();
+        r.x = a * (b - f);
+        r.y = g.sqr() - (e2.dbl() + e2);
+        r.z = b * h;
+        return T::M_TWIST ? Line{i, j.dbl() + j, -h} : Line{-h, j.dbl() + j, i};
+    }
+
+    // The line through R and Q (R <- R + Q).
+    static Line addition(Proj& r, const G2A& q) {
+        F2 theta = r.y - q.y * r.z;
+        F2 lambda = r.x - q.x * r.z;
+        F2 c = theta.sqr();
+        F2 d = lambda.sqr();
+        F2 e = lambda * d;
+        F2 f = r.z * c;
+        F2 g = r.x * d;
+        F2 h = e + f - g.dbl();
+        r.x = lambda * h;
+        r.y = theta * (g - h) - e * r.y;
+        r.z = r.z * e;
+        F2 j = theta * q.x - lambda * q.y;
+        return T::M_TWIST ? Line{j, -theta, lambda} : Line{lambda, -theta, j};
+    }
+
+    static void ell(F12& f, const Line& l, const G1A& p) {
+        if constexpr (T::M_TWIST) {
+            f = f.mul_014(l.a, l.b.mul_base(p.x), l.c.mul_base(p.y));
+        } else {
+            f = f.mul_034(l.a.mul_base(p.y), l.b.mul_base(p.x), l.c);
+        }
+    }
+
+    // The Frobenius endomorphism on the twist: (x^p * xi^((p-1)/3), y^p * xi^((p-1)/2)).
+    static G2A frobenius_twist(const G2A& q) {
+        const auto& g = T::gammas();
+        return {F2{q.x.c0, -q.x.c1} * g.g[0][2], F2{q.y.c0, -q.y.c1} * g.g[0][3]};
+    }
+
+    // The product of the Miller loops of n pairs, the pairs with a point at infinity left out.
+    static F12 miller_loop(const G1A* p, const G2A* q, std::size_t n) {
+        F12 f = F12::one();
+        std::vector<std::size_t> live;
+        std::vector<Proj> r;
+        for (std::size_t i = 0; i < n; i++) {
+            if (p[i].is_inf() || q[i].is_inf()) continue;
+            live.push_back(i);
+            r.push_back({q[i].x, q[i].y, F2::one()});
+        }
+        if (live.empty()) return f;
+        if constexpr (T::M_TWIST) {
+            // BLS12-381: the bits of |x| below the top one; x < 0 conjugates f at the end
+            bool first = true;
+            for (int bit = 62; bit >= 0; bit--) {
+                if (!first) f = f.sqr();
+                first = false;
+                for (std::size_t k = 0; k < live.size(); k++) ell(f, doubling(r[k]), p[live[k]]);
+                if ((T::X_ABS >> bit) & 1) {
+                    for (std::size_t k = 0; k < live.size(); k++) ell(f, addition(r[k], q[live[k]]), p[live[k]]);
+                }
+            }
+            f = f.conj();
+        } else {
+            // BN254: 6u + 2 in signed binary (its NAF, least significant digit first), then the
+            // lines through pi(Q) and -pi^2(Q)
+            static const int8_t naf[] = {0, 0, 0, 1, 0, 1, 0, -1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, -1, 0, 0, 0, 1, 0, -1, 0,
+                                         0, 0, 0, -1, 0, 0, 1, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, -1, 0, 0, -1, 0, 1, 0, -1, 0, 0,
+                                         0, -1, 0, -1, 0, 0, 0, 1, 0, -1, 0, 1};
+            constexpr int len = sizeof(naf);
+            for (int i = len - 2; i >= 0; i--) {
+                if (i != len - 2) f = f.sqr();
+                for (std::size_t k = 0; k < live.size(); k++) ell(f, doubling(r[k]), p[live[k]]);
+                if (naf[i] != 0) {
+                    for (std::size_t k = 0; k < live.size(); k++) {
+                        const G2A& qk = q[live[k]];
+                        ell(f, addition(r[k], naf[i] > 0 ? qk : qk.neg()), p[live[k]]);
+                    }
+                }
+            }
+            for (std::size_t k = 0; k < live.size(); k++) {
+                G2A q1 = frobenius_twist(q[live[k]]);
+                G2A q2 = frobenius_twist(q1).neg();
+                ell(f, addition(r[k], q1), p[live[k]]);
+                ell(f, addition(r[k], q2), p[live[k]]);
+            }
+        }
+        return f;
+    }
+
+    // f to a fixed multiple of (p^12 - 1)/r: see the top of this file.
+    static F12 final_exponentiation(const F12& f) {
+        // easy part: f^((p^6 - 1)(p^2 + 1)); the result is in the cyclotomic subgroup
+        F12 t = f.conj() * f.inv();
+        t = t.frobenius(2) * t;
+        if constexpr (T::M_TWIST) {
+            // 3 (p^4 - p^2 + 1)/r = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3, x = -X_ABS
+            auto pow_x = [](const F12& a) { return a.cyclotomic_pow(T::X_ABS).conj(); };
+            F12 t0 = pow_x(t) * t.conj();    // t^(x - 1)
+            t0 = pow_x(t0) * t0.conj();      // t^((x - 1)^2)
+            F12 t1 = pow_x(t0) * t0.frobenius(1);  // ^(x + p)
+            F12 t2 = pow_x(pow_x(t1)) * t1.frobenius(2) * t1.conj();  // ^(x^2 + p^2 - 1)
+            return t2 * t.cyclotomic_sqr() * t;
+        } else {
+            // Fuentes-Castaneda, Knapp and Rodriguez-Henriquez's chain: the pairing to the power
+            // 2u(6u^2 + 3u + 1), a fixed power coprime to r, which is the value snarkjs (its
+            // vk_alphabeta_12) and @noble/curves compute
+            constexpr uint64_t u = 4965661367192848881ull;
+            auto pow_minus_u = [](const F12& a) { return a.cyclotomic_pow(u).conj(); };
+            F12 y1 = pow_minus_u(t).cyclotomic_sqr();  // t^(-2u)
+            F12 y2 = y1.cyclotomic_sqr() * y1;         // t^(-6u)
+            F12 y4 = pow_minus_u(y2);                  // t^(6u^2)
+            F12 y6 = pow_minus_u(y4.cyclotomic_sqr()); // t^(-12u^3)
+            F12 y8 = y6.conj() * y4 * y2.conj();       // t^(12u^3 + 6u^2 + 6u)
+            F12 y9 = y8 * y1;                          // t^(12u^3 + 6u^2 + 4u)
+            return (t.conj() * y9).frobenius(3) * y8.frobenius(2) * y9.frobenius(1) * (y8 * y4 * t);
+        }
+    }
+
+    static F12 pairing(const G1A* p, const G2A* q, std::size_t n) { return final_exponentiation(miller_loop(p, q, n)); }
+};
+
+CUZK_NS_END

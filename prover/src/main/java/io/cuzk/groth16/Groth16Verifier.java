@@ -1,0 +1,149 @@
+package io.cuzk.groth16;
+
+import io.cuzk.Curve;
+import io.cuzk.Group;
+import io.cuzk.Pairing;
+import io.cuzk.Point;
+import io.cuzk.Points;
+import java.math.BigInteger;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.lang3.Validate;
+
+/**
+ * Groth16 verification as snarkjs does it, with the native pairings: a proof (A, B, C) of public
+ * signals s is valid for a key when e(A, B) = e(alpha, beta) e(L, gamma) e(C, delta) with
+ * L = IC[0] + sum s[i] IC[i + 1], checked as one product of four pairings against one. Proofs
+ * read through {@link Proof#read} and keys through {@link VerificationKey#read} have every point
+ * checked (on the curve, in its subgroup); the verifier checks that the proof and the key agree
+ * (curve, number of public signals) and that every signal is below r.
+ */
+public final class Groth16Verifier {
+    private Groth16Verifier() {}
+
+    /** True when the proof is valid for the key; a mismatch of curve or signal count is an {@link IllegalArgumentException}. */
+    public static boolean verify(VerificationKey vk, Proof proof) {
+        requireMatch(vk, proof, "the proof");
+        Point l = linearCombination(vk, proof.publicSignals());
+        return Pairing.isOne(List.of(proof.piA(), Points.negate(vk.alpha1()), Points.negate(l), Points.negate(proof.piC())),
+                List.of(proof.piB(), vk.beta2(), vk.gamma2(), vk.delta2()));
+    }
+
+    /**
+     * The outcome of a batch: valid when every proof is; else the indexes of the invalid ones.
+     *
+     * @param pairingProducts the products of pairings computed (one for the whole batch when it is
+     *     valid; more where bisection looked for the invalid proofs)
+     */
+    public record BatchResult(boolean valid, List<Integer> invalid, int pairingProducts) {
+        public BatchResult {
+            invalid = List.copyOf(invalid);
+        }
+    }
+
+    /**
+     * Verifies many proofs of one key at the cost of about one pairing each: a random linear
+     * combination with 128-bit coefficients r_j from the operating system's generator,
+     * prod e(r_j A_j, B_j) = e(sum r_j alpha, beta) e(sum r_j L_j, gamma) e(sum r_j C_j, delta),
+     * one product of n + 3 pairings. A batch with an invalid proof passes with probability at most
+     * 2^-128; when it fails, halves are verified in turn (bisection) to name every invalid proof.
+     */
+    public static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs) {
+        return verifyBatch(vk, proofs, SystemRandom.create());
+    }
+
+    /** {@link #verifyBatch(VerificationKey, List)} with the given generator of the coefficients. */
+    public static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random) {
+        Validate.notNull(proofs, "proofs");
+        for (int i = 0; i < proofs.size(); i++) {
+            requireMatch(vk, proofs.get(i), "proof " + i);
+        }
+        List<Integer> invalid = new ArrayList<>();
+        int[] products = {0};
+        bisect(vk, proofs, 0, proofs.size(), random, invalid, products);
+        return new BatchResult(invalid.isEmpty(), invalid, products[0]);
+    }
+
+    private static void bisect(VerificationKey vk, List<Proof> proofs, int from, int to, SecureRandom random, List<Integer> invalid,
+            int[] products) {
+        if (from >= to) {
+            return;
+        }
+        products[0]++;
+        boolean ok = to - from == 1 ? verify(vk, proofs.get(from)) : combined(vk, proofs.subList(from, to), random);
+        if (ok) {
+            return;
+        }
+        if (to - from == 1) {
+            invalid.add(from);
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        bisect(vk, proofs, from, mid, random, invalid, products);
+        bisect(vk, proofs, mid, to, random, invalid, products);
+    }
+
+    private static boolean combined(VerificationKey vk, List<Proof> proofs, SecureRandom random) {
+        Curve curve = vk.curve();
+        BigInteger r = curve.r();
+        int n = proofs.size();
+        List<Point> g1 = new ArrayList<>(n + 3);
+        List<Point> g2 = new ArrayList<>(n + 3);
+        BigInteger sumR = BigInteger.ZERO;
+        BigInteger[] icScalars = new BigInteger[vk.ic().size()];
+        java.util.Arrays.fill(icScalars, BigInteger.ZERO);
+        List<Point> cs = new ArrayList<>(n);
+        List<BigInteger> rs = new ArrayList<>(n);
+        for (Proof p : proofs) {
+            BigInteger rj = new BigInteger(128, random);
+            if (rj.signum() == 0) {
+                rj = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
+            }
+            g1.add(Points.multiply(p.piA(), rj));
+            g2.add(p.piB());
+            sumR = sumR.add(rj);
+            icScalars[0] = icScalars[0].add(rj);
+            for (int i = 0; i < p.publicSignals().size(); i++) {
+                icScalars[i + 1] = icScalars[i + 1].add(rj.multiply(p.publicSignals().get(i))).mod(r);
+            }
+            cs.add(p.piC());
+            rs.add(rj);
+        }
+        List<BigInteger> ic = new ArrayList<>(icScalars.length);
+        for (BigInteger s : icScalars) {
+            ic.add(s.mod(r));
+        }
+        g1.add(Points.negate(Points.multiply(vk.alpha1(), sumR.mod(r))));
+        g2.add(vk.beta2());
+        g1.add(Points.negate(Points.sum(vk.ic(), ic)));
+        g2.add(vk.gamma2());
+        g1.add(Points.negate(Points.sum(cs, rs)));
+        g2.add(vk.delta2());
+        return Pairing.isOne(g1, g2);
+    }
+
+    /** L = IC[0] + sum s[i] IC[i + 1]. */
+    static Point linearCombination(VerificationKey vk, List<BigInteger> signals) {
+        List<BigInteger> scalars = new ArrayList<>(signals.size() + 1);
+        scalars.add(BigInteger.ONE);
+        scalars.addAll(signals);
+        return Points.sum(vk.ic(), scalars);
+    }
+
+    private static void requireMatch(VerificationKey vk, Proof proof, String what) {
+        Validate.notNull(vk, "verification key");
+        Validate.notNull(proof, what);
+        Validate.isTrue(proof.curve() == vk.curve(), "%s is on %s, the verification key on %s", what, proof.curve().cliName(),
+                vk.curve().cliName());
+        Validate.isTrue(proof.publicSignals().size() == vk.nPublic(), "%s has %d public signals, the verification key expects %d", what,
+                proof.publicSignals().size(), vk.nPublic());
+        VerificationKey.requireGroup(proof.piA(), vk.curve(), Group.G1, "pi_a");
+        VerificationKey.requireGroup(proof.piB(), vk.curve(), Group.G2, "pi_b");
+        VerificationKey.requireGroup(proof.piC(), vk.curve(), Group.G1, "pi_c");
+        for (int i = 0; i < proof.publicSignals().size(); i++) {
+            BigInteger s = proof.publicSignals().get(i);
+            Validate.isTrue(s.signum() >= 0 && s.compareTo(vk.curve().r()) < 0, "%s: public signal %d is not in [0, r)", what, i);
+        }
+    }
+}

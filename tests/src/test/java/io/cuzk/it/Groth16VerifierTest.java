@@ -1,0 +1,154 @@
+package io.cuzk.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cuzk.Curve;
+import io.cuzk.groth16.FormatException;
+import io.cuzk.groth16.Groth16Verifier;
+import io.cuzk.groth16.Proof;
+import io.cuzk.groth16.ProvingKey;
+import io.cuzk.groth16.VerificationKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Groth16 verification against snarkjs: for circuits with one and with several public signals on
+ * both curves, snarkjs proves, exports the verification key and the Solidity calldata, and judges
+ * the proof and tampered copies (each field of the proof, each public signal); cuzk's verifier,
+ * its batch verification and the verify / export-vk / export-calldata commands must agree.
+ */
+class Groth16VerifierTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    static Stream<Arguments> circuits() {
+        List<Arguments> out = new ArrayList<>();
+        for (Curve c : Curve.values()) {
+            out.add(Arguments.of(c, "chain_main")); // one public signal
+            out.add(Arguments.of(c, "multi_main")); // several
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("circuits")
+    void agreesWithSnarkjs(Curve curve, String circuit) throws Exception {
+        Path dir = Circuits.dir(curve, circuit);
+        JsonNode ref = JSON.readTree(Node.run("snarkjs_verify_cases.mjs", dir.resolve("circuit.zkey").toString(),
+                dir.resolve("witness.wtns").toString()));
+        // the verification key: cuzk's export equals snarkjs's (parsed JSON), and parses back
+        Path vkFile = tmp.resolve("verification_key.json");
+        Cli.Result export = Cli.run("export-vk", dir.resolve("circuit.zkey").toString(), vkFile.toString());
+        assertEquals(0, export.status(), export.err());
+        assertEquals(ref.get("vk"), JSON.readTree(vkFile.toFile()), "export-vk equals snarkjs zkey export verificationkey");
+        VerificationKey vk = VerificationKey.read(vkFile);
+        try (ProvingKey key = ProvingKey.read(dir.resolve("circuit.zkey"))) {
+            assertEquals(vk, VerificationKey.of(key));
+        }
+        List<Proof> proofs = new ArrayList<>();
+        List<Boolean> valid = new ArrayList<>();
+        for (JsonNode c : ref.get("cases")) {
+            String name = c.get("name").asText();
+            Path proofFile = tmp.resolve("proof.json"), publicFile = tmp.resolve("public.json");
+            Files.writeString(proofFile, c.get("proof").toString());
+            Files.writeString(publicFile, c.get("public").toString());
+            boolean expected = c.get("valid").asBoolean();
+            assertEquals(name.equals("valid"), expected, "snarkjs's own answer for " + name);
+            Proof p = Proof.read(proofFile, publicFile);
+            assertEquals(expected, Groth16Verifier.verify(vk, p), name);
+            proofs.add(p);
+            valid.add(expected);
+            // the command: OK and 0, or invalid and 1
+            Cli.Result r = Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+            assertEquals(expected ? 0 : 1, r.status(), name + ": " + r.out() + r.err());
+            assertEquals(expected ? "OK!" : "Invalid proof", r.out().strip(), name);
+            if (name.equals("valid")) {
+                Cli.Result cd = Cli.run("export-calldata", publicFile.toString(), proofFile.toString());
+                assertEquals(0, cd.status(), cd.err());
+                assertEquals(ref.get("calldata").asText(), cd.out().strip(), "export-calldata prints what snarkjs prints");
+            }
+        }
+        // batches: all valid, then with the invalid ones at known places, named by bisection
+        Proof good = proofs.get(0);
+        List<Proof> batch = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            batch.add(good);
+        }
+        Groth16Verifier.BatchResult allValid = Groth16Verifier.verifyBatch(vk, batch);
+        assertTrue(allValid.valid() && allValid.invalid().isEmpty() && allValid.pairingProducts() == 1, allValid.toString());
+        List<Integer> bad = new ArrayList<>();
+        List<Proof> mixed = new ArrayList<>();
+        for (int i = 0; i < proofs.size(); i++) {
+            mixed.add(good);
+            mixed.add(proofs.get(i));
+            if (!valid.get(i)) {
+                bad.add(2 * i + 1);
+            }
+        }
+        Groth16Verifier.BatchResult r = Groth16Verifier.verifyBatch(vk, mixed, new SecureRandom());
+        assertFalse(r.valid());
+        assertEquals(bad, r.invalid(), "bisection names exactly the invalid proofs");
+    }
+
+    /** Malformed input: one line naming the file and the field, exit 2 (usage), nothing about validity. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("circuits")
+    void malformedInputIsUsageError(Curve curve, String circuit) throws Exception {
+        Path dir = Circuits.dir(curve, circuit);
+        Path vkFile = dir.resolve("verification_key.json");
+        Path proofFile = tmp.resolve("proof.json"), publicFile = tmp.resolve("public.json");
+        assertEquals(0, Cli.run("prove", "-q", dir.resolve("circuit.zkey").toString(), dir.resolve("witness.wtns").toString(),
+                proofFile.toString(), publicFile.toString()).status());
+        assertEquals(0, Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString()).status(), "cuzk's own proof");
+        JsonNode proof = JSON.readTree(proofFile.toFile());
+        JsonNode pub = JSON.readTree(publicFile.toFile());
+        // y + 1: off the curve
+        com.fasterxml.jackson.databind.node.ObjectNode offCurve = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) offCurve.get("pi_a")).set(1,
+                new java.math.BigInteger(proof.get("pi_a").get(1).asText()).add(java.math.BigInteger.ONE).toString());
+        expectMalformed(vkFile, pub.toString(), offCurve.toString(), "pi_a", "point");
+        // a signal >= r
+        com.fasterxml.jackson.databind.node.ArrayNode big = pub.deepCopy();
+        big.set(0, curve.r().toString());
+        expectMalformed(vkFile, big.toString(), proof.toString(), "[0]", "not below");
+        // one signal too many
+        com.fasterxml.jackson.databind.node.ArrayNode more = pub.deepCopy();
+        more.add("1");
+        expectMalformed(vkFile, more.toString(), proof.toString(), "public signals", "expects");
+        // not JSON, and a proof of the other curve
+        expectMalformed(vkFile, pub.toString(), "{ nope", "proof.json", "not JSON");
+        Curve other = curve == Curve.BN254 ? Curve.BLS12_381 : Curve.BN254;
+        Path otherVk = Circuits.dir(other, circuit).resolve("verification_key.json");
+        Files.writeString(proofFile, proof.toString());
+        Files.writeString(publicFile, pub.toString());
+        Cli.Result r = Cli.run("verify", otherVk.toString(), publicFile.toString(), proofFile.toString());
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertThrows(FormatException.class, () -> VerificationKey.parse("vk.json", "{\"curve\": \"bn128\", \"IC\": []}"));
+    }
+
+    void expectMalformed(Path vk, String publicJson, String proofJson, String field, String why) throws Exception {
+        Path proofFile = tmp.resolve("proof.json"), publicFile = tmp.resolve("public.json");
+        Files.writeString(proofFile, proofJson);
+        Files.writeString(publicFile, publicJson);
+        Cli.Result r = Cli.run("verify", vk.toString(), publicFile.toString(), proofFile.toString());
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertEquals("", r.out());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("cuzk verify: ") && r.err().contains(field) && r.err().contains(why), r.err());
+    }
+}

@@ -49,6 +49,8 @@ final class ServeCommand implements CliCommand {
         spec.addOption(Specs.option("--budget-mib", "M", Integer.class, null, "the engine's memory budget in MiB (default: half the "
                 + "physical memory)"));
         spec.addOption(Specs.option("--workers-per-device", "K", int.class, "2", "device workers per device"));
+        spec.addOption(Specs.flag("--self-check", "verify every proof in the finalizers before it is handed out; one that does not "
+                + "verify fails its job with a clear reason"));
         spec.addOption(Specs.option("--tracker", "lockfree|contended", TrackerMode.class, "lockfree",
                 "the engine's lock-free status tracker, or the contended baseline it replaces (to show its idle gaps; never for production)"));
         spec.addOption(Specs.option("--stall-ms", "MS", int.class, "200", "with --tracker contended: the finalizers' stall under the lock"));
@@ -96,7 +98,7 @@ final class ServeCommand implements CliCommand {
         }
         Integer budgetMib = Specs.value(parsed, "--budget-mib");
         Backend backend = Backends.backend(parsed, root.err);
-        Config.Builder cfg = Config.builder().devices(List.of(backend))
+        Config.Builder cfg = Config.builder().devices(List.of(backend)).selfCheck(Specs.value(parsed, "--self-check"))
                 .workersPerDevice(Specs.intValue(parsed, "--workers-per-device", 1, 64));
         if (budgetMib != null) {
             cfg.memoryBudgetBytes((long) Specs.inRange(parsed, "--budget-mib", budgetMib, 1, Integer.MAX_VALUE) << 20);

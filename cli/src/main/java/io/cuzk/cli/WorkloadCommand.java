@@ -63,6 +63,8 @@ final class WorkloadCommand implements CliCommand {
         spec.addOption(Specs.option("--tracker", "lockfree|contended", TrackerMode.class, "lockfree",
                 "the engine's lock-free status tracker, or the contended baseline it replaces"));
         spec.addOption(Specs.option("--stall-ms", "MS", int.class, "200", "with --tracker contended: the finalizers' stall under the lock"));
+        spec.addOption(Specs.flag("--self-check", "verify every proof in the finalizers before it counts as done (its cost shows as "
+                + "selfCheck in --json and in the summary)"));
         spec.addOption(Specs.option("--ready-per-worker", "R", int.class, "0",
                 "ready partitions kept per device worker: how far synthesis runs ahead (0 = derived from measured times)"));
         spec.addOption(Specs.option("--pool-idle-s", "S", int.class, "10", "seconds a pooled block may stay idle before it is given back"));
@@ -126,6 +128,7 @@ final class WorkloadCommand implements CliCommand {
         }
         Backend b = Backends.backend(parsed, json ? null : err);
         Config.Builder cfg = Config.builder().devices(List.of(b)).workersPerDevice(workersPerDevice).synthesisThreads(synthesisThreads)
+                .selfCheck(Specs.value(parsed, "--self-check"))
                 .readyPerWorker(readyPerWorker).poolIdleRelease(Duration.ofSeconds(poolIdleS));
         if (synthesisWorkers != null) {
             cfg.synthesisWorkers(synthesisWorkers);
@@ -351,6 +354,11 @@ final class WorkloadCommand implements CliCommand {
     private static void summary(PrintStream out, EngineStatus s, double seconds, Urgent urgent, int lingerS, EngineStatus lingered) {
         out.printf(Locale.ROOT, "%d partitions in %.1f s: %.2f proofs/s, tracker %s%n", s.counters().partitionsDone(), seconds,
                 s.counters().partitionsDone() / seconds, s.tracker().name().toLowerCase(Locale.ROOT));
+        if (s.counters().selfChecks() > 0) {
+            out.printf(Locale.ROOT, "self-check: %d proofs verified in the finalizers, %d did not verify, %.3f ms each%n",
+                    s.counters().selfChecks(), s.counters().selfCheckFailures(),
+                    s.counters().selfCheckSeconds() * 1e3 / s.counters().selfChecks());
+        }
         for (EngineStatus.Device d : s.devices()) {
             out.printf(Locale.ROOT, "%s: utilization %.4f while work waited (%.4f over its span); gaps while work waited: p50 %.3f ms,"
                     + " p99 %.3f ms, max %.3f ms (%d); longest chain %d of %d%n", d.name(), d.utilization(), d.spanUtilization(),
@@ -452,6 +460,14 @@ final class WorkloadCommand implements CliCommand {
             p.put("count", e.getValue().count());
         }
         root.put("tracker", s.tracker().name().toLowerCase(Locale.ROOT));
+        EngineStatus.Counters counters = s.counters();
+        if (counters.selfChecks() > 0) {
+            ObjectNode sc = root.putObject("selfCheck");
+            sc.put("proofs", counters.selfChecks());
+            sc.put("failed", counters.selfCheckFailures());
+            sc.put("seconds", counters.selfCheckSeconds());
+            sc.put("msPerProof", counters.selfCheckSeconds() * 1e3 / counters.selfChecks());
+        }
         try {
             return mapper.writeValueAsString(root);
         } catch (IOException e) {

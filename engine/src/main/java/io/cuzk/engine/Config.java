@@ -24,10 +24,12 @@ import org.apache.commons.lang3.Validate;
  * @param shutdownTimeout how long {@link Engine#close()} and {@link Engine#shutdownNow()} wait for the
  *     stages to stop once no job is left (a kernel still running then keeps its memory, keys and
  *     device: they are left to the process instead of being freed under it)
+ * @param selfCheck verify every proof against its key's verification key in the finalizers (never
+ *     on a device worker), failing the partition when it does not verify (default off)
  */
 public record Config(List<Backend> devices, int workersPerDevice, int synthesisWorkers, int synthesisThreads, int finalizers,
         long memoryBudgetBytes, long maxIdlePoolBytes, Duration poolIdleRelease, int readyPerWorker, long keyCacheBytes,
-        SlabAllocator slabAllocator, Duration shutdownTimeout) {
+        SlabAllocator slabAllocator, Duration shutdownTimeout, boolean selfCheck) {
 
     public Config {
         Validate.notEmpty(devices, "at least one device");
@@ -68,6 +70,7 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         private long maxIdlePoolBytes = -1;
         private Duration poolIdleRelease = Duration.ofSeconds(10);
         private int readyPerWorker;
+        private boolean selfCheck;
         private long keyCacheBytes = 8L << 30;
         private SlabAllocator slabAllocator;
         private Duration shutdownTimeout = Duration.ofSeconds(60);
@@ -130,6 +133,12 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
             return this;
         }
 
+        /** Verify every proof in the finalizers before it is handed out (see {@link Config#selfCheck()}). */
+        public Builder selfCheck(boolean v) {
+            selfCheck = v;
+            return this;
+        }
+
         public Builder slabAllocator(SlabAllocator v) {
             slabAllocator = v;
             return this;
@@ -143,7 +152,7 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
             }
             return new Config(devices, workersPerDevice, synthesisWorkers, synthesisThreads, finalizers, memoryBudgetBytes,
                     maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, poolIdleRelease, readyPerWorker, keyCacheBytes, alloc,
-                    shutdownTimeout);
+                    shutdownTimeout, selfCheck);
         }
     }
 }

@@ -93,7 +93,7 @@ public final class Engine implements AutoCloseable {
         this.synthesis = new SynthesisWorkers(config.synthesisWorkers(), config.synthesisThreads(), pool, ready, ledger,
                 List.copyOf(devices), lookahead);
         this.dispatcher = new Dispatcher(pending, budget, lookahead, ledger, synthesis::submit);
-        this.finalizers = new Finalizers(config.finalizers(), ledger, tracker, metrics);
+        this.finalizers = new Finalizers(config.finalizers(), ledger, tracker, metrics, config.selfCheck());
         this.workers = new DeviceWorkers(devices, config.workersPerDevice(), ready, ledger, tracker, finalizers, lookahead, names);
     }
 

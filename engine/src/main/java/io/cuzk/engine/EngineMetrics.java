@@ -14,7 +14,8 @@ import org.HdrHistogram.Recorder;
 final class EngineMetrics {
     final LongAdder jobsSubmitted = new LongAdder(), jobsDone = new LongAdder(), jobsFailed = new LongAdder(),
             jobsCancelled = new LongAdder(), partitionsDone = new LongAdder(), partitionsFailed = new LongAdder(),
-            partitionsCancelled = new LongAdder(), arenasNotReturned = new LongAdder();
+            partitionsCancelled = new LongAdder(), arenasNotReturned = new LongAdder(), selfCheckNanos = new LongAdder(),
+            selfChecks = new LongAdder(), selfCheckFailures = new LongAdder();
     private final Map<Phase, Recorder> recorders = new EnumMap<>(Phase.class);
     private final Map<Phase, Histogram> totals = new EnumMap<>(Phase.class);
 
@@ -37,7 +38,8 @@ final class EngineMetrics {
 
     EngineStatus.Counters counters() {
         return new EngineStatus.Counters(jobsSubmitted.sum(), jobsDone.sum(), jobsFailed.sum(), jobsCancelled.sum(),
-                partitionsDone.sum(), partitionsFailed.sum(), partitionsCancelled.sum());
+                partitionsDone.sum(), partitionsFailed.sum(), partitionsCancelled.sum(), selfChecks.sum(), selfCheckFailures.sum(),
+                selfCheckNanos.sum() / 1e9);
     }
 
     /** p50, p99 and max of each phase so far, in milliseconds; readers serialise among themselves only. */

@@ -47,8 +47,13 @@ public record EngineStatus(TrackerMode tracker, List<Device> devices, Map<Partit
      */
     public record Lookahead(int limit, int admitted, int peak) {}
 
+    /**
+     * @param selfChecks proofs verified by the self-check ({@link Config#selfCheck()})
+     * @param selfCheckFailures of those, the ones that did not verify (their partitions failed)
+     * @param selfCheckSeconds the time the self-checks took, in the finalizers
+     */
     public record Counters(long jobsSubmitted, long jobsDone, long jobsFailed, long jobsCancelled, long partitionsDone,
-            long partitionsFailed, long partitionsCancelled) {}
+            long partitionsFailed, long partitionsCancelled, long selfChecks, long selfCheckFailures, double selfCheckSeconds) {}
 
     public record Worker(String name, String activity, String partition, double forSeconds, long partitions) {}
 

@@ -3,6 +3,10 @@ package io.cuzk.engine;
 import io.cuzk.Groth16Msms;
 import io.cuzk.groth16.Blinding;
 import io.cuzk.groth16.Groth16Prover;
+import io.cuzk.groth16.Groth16Verifier;
+import io.cuzk.groth16.ProvingKey;
+import io.cuzk.groth16.VerificationKey;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -10,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The last stage: finalizers assemble a partition's proof from its MSMs (with fresh blinding),
- * return all of its memory to the pool and its budget, and complete its job when it was the last.
+ * return all of its memory to the pool and its budget, verify the proof when the engine runs with
+ * the self-check, and complete its job when it was the last.
  * They hold nothing a device worker waits for (unless the contended baseline tracker says so).
  */
 final class Finalizers {
@@ -19,12 +24,32 @@ final class Finalizers {
     private final StatusTracker tracker;
     private final EngineMetrics metrics;
     private final Blinding blinding = Blinding.secure();
+    /** With the self-check: each key's verification key, made once, dropped when the key is closed. */
+    private final ConcurrentHashMap<ProvingKey, VerificationKey> verificationKeys;
 
-    Finalizers(int threads, Ledger ledger, StatusTracker tracker, EngineMetrics metrics) {
+    Finalizers(int threads, Ledger ledger, StatusTracker tracker, EngineMetrics metrics, boolean selfCheck) {
         this.pool = Executors.newFixedThreadPool(threads, Engine.daemon("cuzk-finalizer"));
         this.ledger = ledger;
         this.tracker = tracker;
         this.metrics = metrics;
+        this.verificationKeys = selfCheck ? new ConcurrentHashMap<>() : null;
+    }
+
+    /** The proof verifies against its key (the self-check), or the partition fails with why. */
+    private void selfCheck(Partition p) {
+        VerificationKey vk = verificationKeys.computeIfAbsent(p.key, k -> {
+            k.onClose(() -> verificationKeys.remove(k));
+            return VerificationKey.of(k);
+        });
+        long t0 = System.nanoTime();
+        boolean valid = Groth16Verifier.verify(vk, p.proof);
+        metrics.selfCheckNanos.add(System.nanoTime() - t0);
+        metrics.selfChecks.increment();
+        if (!valid) {
+            metrics.selfCheckFailures.increment();
+            throw new IllegalStateException("partition " + p.index + " of job " + p.job.id() + ": its proof does not verify against "
+                    + p.key.name() + " (self-check); it was not handed out");
+        }
     }
 
     /** Hands p over; once the finalizers stop (a worker that outlived the engine's stop), p is finished here. */
@@ -47,6 +72,9 @@ final class Finalizers {
             try {
                 p.proof = Groth16Prover.assemble(p.key, msms, blinding.draw(p.key.curve()), p.publicSignals);
                 ledger.releaseAll(p);
+                if (verificationKeys != null) {
+                    selfCheck(p);
+                }
                 p.finalizeEnd = System.nanoTime();
                 // Counted and timed before DONE is visible: another finalizer may complete the job
                 // as soon as this partition is DONE, and whoever then reads the status must see it.

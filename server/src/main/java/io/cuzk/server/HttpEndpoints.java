@@ -378,6 +378,14 @@ final class HttpEndpoints {
                     cb.call(c.partitionsFailed(), "failed");
                     cb.call(c.partitionsCancelled(), "cancelled");
                 }).register(r);
+        CounterWithCallback.builder().name("cuzk_self_checks").help("proofs verified before they were handed out (serve --self-check), by "
+                + "outcome").labelNames("outcome").callback(cb -> {
+                    EngineStatus.Counters c = status.get().counters();
+                    cb.call(c.selfChecks() - c.selfCheckFailures(), "valid");
+                    cb.call(c.selfCheckFailures(), "invalid");
+                }).register(r);
+        CounterWithCallback.builder().name("cuzk_self_check_seconds").help("time the self-checks took, in the finalizers")
+                .callback(cb -> cb.call(status.get().counters().selfCheckSeconds())).register(r);
         CounterWithCallback.builder().name("cuzk_jobs_submitted").help("jobs accepted")
                 .callback(cb -> cb.call(status.get().counters().jobsSubmitted())).register(r);
         CounterWithCallback.builder().name("cuzk_jobs_ended").help("jobs ended, by outcome").labelNames("outcome")

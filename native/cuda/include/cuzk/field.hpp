@@ -83,6 +83,15 @@ struct Field {
         reduce_once(r.l);
         return r;
     }
+    // a + b without the final reduction: below 2p for a, b <= p. Only as a factor of a product:
+    // the Montgomery product of two factors below 2p is still below 2p before its own reduction,
+    // because 4p < R for every modulus here (two spare top bits).
+    CUZK_HD Field add_unreduced(const Field& b) const {
+        Field r;
+        uint64_t c = 0;
+        CUZK_UNROLL for (int i = 0; i < N; i++) c = add_carry(l[i], b.l[i], c, r.l[i]);
+        return r;
+    }
     CUZK_HD Field operator-(const Field& b) const {
         Field r;
         uint64_t borrow = 0;
@@ -364,11 +373,11 @@ struct Field2 {
     CUZK_HD Field2 operator*(const Field2& b) const {
         F v0 = c0 * b.c0;
         F v1 = c1 * b.c1;
-        F s = (c0 + c1) * (b.c0 + b.c1);
+        F s = c0.add_unreduced(c1) * b.c0.add_unreduced(b.c1);
         return {v0 - v1, s - v0 - v1};
     }
     CUZK_HD Field2 sqr() const {
-        F a = (c0 + c1) * (c0 - c1);
+        F a = c0.add_unreduced(c1) * (c0 - c1);
         F b = c0 * c1;
         return {a, b.dbl()};
     }

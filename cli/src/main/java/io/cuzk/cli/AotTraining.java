@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * costs a command its class loading and its first string concatenations and lambdas, about
  * 10-20 ms). Arguments: the installation's root, a scratch folder, and the file to write the
  * JDK's home into: the cache holds only for the JDK it was made with, so bin/cuzk prefers that one
- * when JAVA_HOME does not name another.
+ * when JAVA_HOME does not name another. A fourth argument, {@code verify}, trains the cache of the
+ * snarkjs-file commands instead (after the proving training, whose proof it reads).
  */
 public final class AotTraining {
     private AotTraining() {}
@@ -19,7 +20,14 @@ public final class AotTraining {
         Path sample = Path.of(args[0]).resolve(SampleCommand.SAMPLE);
         Path out = Path.of(args[1]);
         String zkey = sample.resolve("circuit.zkey").toString(), wtns = sample.resolve("witness.wtns").toString();
-        String[][] runs = {
+        // "verify": the snarkjs-file commands' own cache (bin/cuzk gives it to verify and the exports),
+        // on the proof the proving training left in the scratch folder
+        boolean verify = args.length > 3 && args[3].equals("verify");
+        String[][] runs = verify ? new String[][] {
+            {"verify", sample.resolve("verification_key.json").toString(), out.resolve("public.json").toString(),
+                out.resolve("proof.json").toString()},
+            {"export-calldata", out.resolve("public.json").toString(), out.resolve("proof.json").toString()},
+        } : new String[][] {
             {"sample", "--out", out.toString()},
             {"prove", zkey, wtns, out.resolve("proof.json").toString(), out.resolve("public.json").toString()},
             {"prove", "-q", zkey, wtns, out.resolve("proof.json").toString(), out.resolve("public.json").toString()},

@@ -23,9 +23,9 @@ public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigIntege
      * at infinity, which a valid proof never holds, as snarkjs writes it: x = 0, y = 1, z = 0).
      */
     public String proofJson() {
-        String[] a = SnarkjsJson.g1Coordinates(piA);
-        String[] b = SnarkjsJson.g2Coordinates(piB);
-        String[] c = SnarkjsJson.g1Coordinates(piC);
+        String[] a = SnarkjsText.g1Coordinates(piA);
+        String[] b = SnarkjsText.g2Coordinates(piB);
+        String[] c = SnarkjsText.g1Coordinates(piC);
         StringBuilder s = new StringBuilder("{\n");
         s.append(" \"pi_a\": [\n  \"").append(a[0]).append("\",\n  \"").append(a[1]).append("\",\n  \"").append(a[2]).append("\"\n ],\n");
         s.append(" \"pi_b\": [\n");

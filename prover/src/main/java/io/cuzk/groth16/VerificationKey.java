@@ -55,10 +55,10 @@ public record VerificationKey(Curve curve, int nPublic, Point alpha1, Point beta
         s.append(" \"protocol\": \"groth16\",\n");
         s.append(" \"curve\": \"").append(curve.snarkjsName()).append("\",\n");
         s.append(" \"nPublic\": ").append(nPublic).append(",\n");
-        s.append(" \"vk_alpha_1\": ").append(SnarkjsJson.g1(alpha1, "  ")).append(",\n");
-        s.append(" \"vk_beta_2\": ").append(SnarkjsJson.g2(beta2, "  ")).append(",\n");
-        s.append(" \"vk_gamma_2\": ").append(SnarkjsJson.g2(gamma2, "  ")).append(",\n");
-        s.append(" \"vk_delta_2\": ").append(SnarkjsJson.g2(delta2, "  ")).append(",\n");
+        s.append(" \"vk_alpha_1\": ").append(SnarkjsText.g1(alpha1, "  ")).append(",\n");
+        s.append(" \"vk_beta_2\": ").append(SnarkjsText.g2(beta2, "  ")).append(",\n");
+        s.append(" \"vk_gamma_2\": ").append(SnarkjsText.g2(gamma2, "  ")).append(",\n");
+        s.append(" \"vk_delta_2\": ").append(SnarkjsText.g2(delta2, "  ")).append(",\n");
         BigInteger[] ab = alphaBeta();
         s.append(" \"vk_alphabeta_12\": [\n");
         for (int half = 0; half < 2; half++) {
@@ -72,7 +72,7 @@ public record VerificationKey(Curve curve, int nPublic, Point alpha1, Point beta
         s.append(" ],\n");
         s.append(" \"IC\": [\n");
         for (int i = 0; i < ic.size(); i++) {
-            s.append("  ").append(SnarkjsJson.g1(ic.get(i), "   ")).append(i + 1 < ic.size() ? ",\n" : "\n");
+            s.append("  ").append(SnarkjsText.g1(ic.get(i), "   ")).append(i + 1 < ic.size() ? ",\n" : "\n");
         }
         return s.append(" ]\n}").toString();
     }

@@ -1,0 +1,126 @@
+package io.cuzk.jmh;
+
+import io.cuzk.Curve;
+import io.cuzk.Group;
+import io.cuzk.Point;
+import io.cuzk.Points;
+import io.cuzk.groth16.Groth16Verifier;
+import io.cuzk.groth16.Proof;
+import io.cuzk.groth16.VerificationKey;
+import java.math.BigInteger;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Groth16 verification on one thread, input checks included: {@code single} reads one proof from
+ * its proof.json and public.json text (every point checked on its curve and in its subgroup, every
+ * signal below r) and verifies it; {@code batch} does the same for {@code batch} proofs and
+ * verifies them together (one product of batch + 3 pairings). The key and the proofs are made up:
+ * random alpha, beta, gamma, delta and IC, and proofs (A, B, C) solved to satisfy the equation, so
+ * no circuit is needed and the cost is that of any key with the same number of public signals.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 3)
+public class VerifyBenchmark {
+    @Param({"BN254", "BLS12_381"})
+    public Curve curve;
+
+    @Param({"2"})
+    public int publicSignals;
+
+    @Param({"64"})
+    public int batch;
+
+    private VerificationKey vk;
+    private List<String[]> files;
+    private SecureRandom random;
+    private Proof parsed;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Random rnd = new Random(7);
+        BigInteger r = curve.r();
+        Point g1 = Points.generator(curve, Group.G1), g2 = Points.generator(curve, Group.G2);
+        BigInteger x = rand(rnd, r), y = rand(rnd, r), g = rand(rnd, r), d = rand(rnd, r);
+        List<BigInteger> ic = new ArrayList<>();
+        List<Point> icPoints = new ArrayList<>();
+        for (int i = 0; i <= publicSignals; i++) {
+            ic.add(rand(rnd, r));
+            icPoints.add(Points.multiply(g1, ic.get(i)));
+        }
+        vk = new VerificationKey(curve, publicSignals, Points.multiply(g1, x), Points.multiply(g2, y), Points.multiply(g2, g),
+                Points.multiply(g2, d), icPoints);
+        files = new ArrayList<>();
+        for (int j = 0; j < batch; j++) {
+            List<BigInteger> signals = new ArrayList<>();
+            BigInteger l = ic.get(0);
+            for (int i = 0; i < publicSignals; i++) {
+                BigInteger s = rand(rnd, r);
+                signals.add(s);
+                l = l.add(s.multiply(ic.get(i + 1)));
+            }
+            BigInteger a = rand(rnd, r), b = rand(rnd, r);
+            // a b = x y + l g + c d
+            BigInteger c = a.multiply(b).subtract(x.multiply(y)).subtract(l.mod(r).multiply(g)).multiply(d.modInverse(r)).mod(r);
+            Proof p = new Proof(curve, Points.multiply(g1, a), Points.multiply(g2, b), Points.multiply(g1, c), signals);
+            files.add(new String[] {p.proofJson(), p.publicJson()});
+        }
+        random = new SecureRandom();
+        parsed = parse(0);
+        if (!Groth16Verifier.verify(vk, parse(0)) || !Groth16Verifier.verifyBatch(vk, parseAll()).valid()) {
+            throw new IllegalStateException("the made-up proofs do not verify");
+        }
+    }
+
+    private static BigInteger rand(Random rnd, BigInteger r) {
+        return new BigInteger(r.bitLength() + 64, rnd).mod(r.subtract(BigInteger.ONE)).add(BigInteger.ONE);
+    }
+
+    private Proof parse(int i) {
+        return Proof.parse("proof.json", files.get(i)[0], "public.json", files.get(i)[1]);
+    }
+
+    private List<Proof> parseAll() {
+        List<Proof> out = new ArrayList<>(files.size());
+        for (int i = 0; i < files.size(); i++) {
+            out.add(parse(i));
+        }
+        return out;
+    }
+
+    @Benchmark
+    public boolean single() {
+        return Groth16Verifier.verify(vk, parse(0));
+    }
+
+    /** The whole batch: divide by {@code batch} for the cost per proof. */
+    @Benchmark
+    public boolean batch() {
+        return Groth16Verifier.verifyBatch(vk, parseAll(), random).valid();
+    }
+
+    /** Verification of a proof read before: the pairings and L's sum, without parsing and input checks. */
+    @Benchmark
+    public boolean verifyParsed() {
+        return Groth16Verifier.verify(vk, parsed);
+    }
+}

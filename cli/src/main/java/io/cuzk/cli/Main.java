@@ -72,6 +72,8 @@ public final class Main {
         m.put("verify", () -> new VerifyCommand());
         m.put("export-vk", () -> new ExportCommands.VerificationKeyCommand());
         m.put("export-calldata", () -> new ExportCommands.CalldataCommand());
+        m.put("wtns", () -> new WitnessCommands.CalculateCommand());
+        m.put("fullprove", () -> new WitnessCommands.FullproveCommand());
         m.put("workload", () -> new WorkloadCommand());
         m.put("msm", () -> new MsmCommand());
         m.put("msm-demo", () -> new DemoCommand());

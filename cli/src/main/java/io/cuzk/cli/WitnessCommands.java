@@ -1,0 +1,130 @@
+package io.cuzk.cli;
+
+import io.cuzk.Backend;
+import io.cuzk.groth16.Blinding;
+import io.cuzk.groth16.Groth16Prover;
+import io.cuzk.groth16.OutputFiles;
+import io.cuzk.groth16.Proof;
+import io.cuzk.groth16.ProvingKey;
+import io.cuzk.groth16.Witness;
+import io.cuzk.witness.WitnessCalculator;
+import io.cuzk.witness.WitnessException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+
+/** Witnesses without Node: {@code wtns calculate} and {@code fullprove}, with snarkjs's arguments. */
+final class WitnessCommands {
+    private WitnessCommands() {}
+
+    /** The witness of input.json, as a .wtns file's bytes; the circuit's log() lines go to err. */
+    static byte[] calculate(Main root, Path wasm, Path input) {
+        try {
+            WitnessCalculator w = WitnessCalculator.load(wasm, line -> root.err.println("circuit: " + line));
+            return w.wtns(input.toString(), Files.readString(input, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (WitnessException e) {
+            // one line naming what is wrong (and the file, where the message does not start with it);
+            // the circuit's own failure names its template and line
+            String m = e.getMessage();
+            throw new InvalidInputException(m.startsWith(input.toString()) || m.startsWith(wasm.toString()) ? m : input + ": " + m);
+        }
+    }
+
+    /** {@code cuzk wtns calculate <circuit.wasm> <input.json> <witness.wtns>}: {@code snarkjs wtns calculate}. */
+    static final class CalculateCommand implements CliCommand {
+        @Override
+        public CommandSpec spec() {
+            CommandSpec spec = Specs.command("wtns", "`wtns calculate <circuit.wasm> <input.json> <witness.wtns>`: the witness of a "
+                    + "circom circuit's inputs, byte for byte what `snarkjs wtns calculate` writes, without Node (the circuit.wasm runs in "
+                    + "the JVM).");
+            spec.addPositional(Specs.positional(0, "calculate", String.class, "the action: calculate"));
+            spec.addPositional(Specs.positional(1, "<circuit.wasm>", Path.class, "the circuit as circom compiles it to WebAssembly"));
+            spec.addPositional(Specs.positional(2, "<input.json>", Path.class, "the input signals"));
+            spec.addPositional(Specs.positional(3, "<witness.wtns>", Path.class, "where the witness goes"));
+            return spec;
+        }
+
+        @Override
+        public int run(Main root, ParseResult parsed) {
+            String action = Specs.positional(parsed, 0);
+            if (!action.equals("calculate")) {
+                throw new InvalidInputException("wtns " + action + ": the action is calculate (wtns calculate <circuit.wasm> <input.json> "
+                        + "<witness.wtns>)");
+            }
+            Path wasm = Specs.positional(parsed, 1), input = Specs.positional(parsed, 2), out = Specs.positional(parsed, 3);
+            try {
+                OutputFiles.requireDistinct(List.of(out), List.of(wasm, input));
+                ProveCommand.createParent(out);
+                OutputFiles.requireWritable(List.of(out));
+                byte[] wtns = calculate(root, wasm, input);
+                OutputFiles.writeTogether(List.of(out), List.of(wtns));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return Main.OK;
+        }
+    }
+
+    /**
+     * {@code cuzk fullprove <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>}:
+     * {@code snarkjs groth16 fullprove}, the witness kept in memory.
+     */
+    static final class FullproveCommand implements CliCommand {
+        @Override
+        public CommandSpec spec() {
+            CommandSpec spec = Specs.command("fullprove", "The witness of input.json and its Groth16 proof in one command, as `snarkjs "
+                    + "groth16 fullprove` (same arguments), without Node.");
+            spec.addPositional(Specs.positional(0, "<input.json>", Path.class, "the input signals"));
+            spec.addPositional(Specs.positional(1, "<circuit.wasm>", Path.class, "the circuit as circom compiles it to WebAssembly"));
+            spec.addPositional(Specs.positional(2, "<circuit.zkey>", Path.class, "the proving key (snarkjs .zkey, Groth16)"));
+            spec.addPositional(Specs.positional(3, "<proof.json>", Path.class, "where the proof goes"));
+            spec.addPositional(Specs.positional(4, "<public.json>", Path.class, "where the public signals go"));
+            Backends.addOptions(spec);
+            spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
+            return spec;
+        }
+
+        @Override
+        public int run(Main root, ParseResult parsed) {
+            Path input = Specs.positional(parsed, 0), wasm = Specs.positional(parsed, 1), zkey = Specs.positional(parsed, 2);
+            Path proofJson = Specs.positional(parsed, 3), publicJson = Specs.positional(parsed, 4);
+            boolean quiet = Specs.value(parsed, "--quiet");
+            Backend backend = Backends.backend(parsed, quiet ? null : root.out);
+            try {
+                OutputFiles.requireDistinct(List.of(proofJson, publicJson), List.of(input, wasm, zkey));
+                ProveCommand.createParent(proofJson);
+                ProveCommand.createParent(publicJson);
+                OutputFiles.requireWritable(List.of(proofJson, publicJson));
+                long t0 = System.nanoTime();
+                byte[] wtns = calculate(root, wasm, input);
+                long t1 = System.nanoTime();
+                try (ProvingKey key = ProvingKey.read(zkey); Arena arena = Arena.ofConfined()) {
+                    MemorySegment seg = arena.allocate(wtns.length, 8);
+                    MemorySegment.copy(MemorySegment.ofArray(wtns), 0, seg, 0, wtns.length);
+                    try (Witness witness = Witness.parse(input.getFileName() + " (its witness)", seg)) {
+                        Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness);
+                        long t2 = System.nanoTime();
+                        proof.write(proofJson, publicJson);
+                        if (!quiet) {
+                            root.out.println(input + ": witness of " + wasm.getFileName() + " in " + Math.round((t1 - t0) / 1e6) + " ms, proved "
+                                    + Math.round((t2 - t1) / 1e6) + " ms on " + backend.name());
+                            root.out.println("wrote " + proofJson + " and " + publicJson);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return Main.OK;
+        }
+    }
+}

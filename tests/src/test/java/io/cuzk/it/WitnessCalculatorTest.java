@@ -1,0 +1,118 @@
+package io.cuzk.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cuzk.Curve;
+import io.cuzk.witness.WitnessCalculator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Witnesses without Node: every test circuit's circuit.wasm (compiled by circom) run in the JVM on
+ * the inputs of tests/circuits/inputs.json must give, byte for byte, the .wtns snarkjs wtns
+ * calculate wrote for it (Circuits builds both); bad input gives one line naming the signal;
+ * fullprove's proof verifies with snarkjs.
+ */
+class WitnessCalculatorTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    static Stream<Arguments> circuits() {
+        List<Arguments> out = new ArrayList<>();
+        for (Curve c : Curve.values()) {
+            for (String name : List.of("chain_main", "multi_main", "poseidon_main")) {
+                out.add(Arguments.of(c, name));
+            }
+        }
+        return out.stream();
+    }
+
+    static Path wasm(Curve c, String name) {
+        return Circuits.dir(c, name).resolve(name + "_js").resolve(name + ".wasm");
+    }
+
+    static String input(String name) throws Exception {
+        JsonNode all = JSON.readTree(LauncherIT.repo().resolve("tests/circuits/inputs.json").toFile());
+        return all.get(name).toString();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("circuits")
+    void equalsSnarkjsByteForByte(Curve c, String name) throws Exception {
+        Path expected = Circuits.dir(c, name).resolve("witness.wtns");
+        WitnessCalculator w = WitnessCalculator.load(wasm(c, name));
+        assertEquals(c.r(), w.prime(), "the circuit's prime is the curve's r");
+        byte[] wtns = w.wtns("input.json", input(name));
+        assertArrayEquals(Files.readAllBytes(expected), wtns, name + " on " + c.cliName());
+        // the calculator serves again, with the same answer (its instance is reset by init)
+        assertArrayEquals(wtns, w.wtns("input.json", input(name)));
+        // the command writes the same bytes
+        Path in = tmp.resolve("input.json"), out = tmp.resolve("w.wtns");
+        Files.writeString(in, input(name));
+        Cli.Result r = Cli.run("wtns", "calculate", wasm(c, name).toString(), in.toString(), out.toString());
+        assertEquals(0, r.status(), r.err());
+        assertArrayEquals(wtns, Files.readAllBytes(out));
+    }
+
+    /** Input that does not fit the circuit: exit 1, one line naming the signal, nothing written. */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void badInputNamesTheSignal(Curve c) throws Exception {
+        Path wasm = wasm(c, "multi_main"), out = tmp.resolve("bad.wtns");
+        String[][] cases = {
+            {"{\"p\": [\"2\", \"3\"], \"s\": [\"7\", \"11\", \"13\"]}", "input signal p: 2 values given, the circuit takes 3"},
+            {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"], \"q\": \"1\"}", "input signal q: the circuit has no input signal"},
+            {"{\"p\": [\"2\", \"3\", \"5\"]}", "only 3 of the circuit's 6 input values"},
+            {"{\"p\": [\"2\", \"x\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]}", "input signal p[1]: \"x\" is not an integer"},
+            {"{\"p\": [\"2\", 3.5, \"5\"], \"s\": [\"7\", \"11\", \"13\"]}", "input signal p[1]: 3.5 is not an integer"},
+            {"[1, 2]", "expected a JSON object of input signals"},
+            {"{\"p\": ", "not JSON"},
+        };
+        for (String[] k : cases) {
+            Path in = tmp.resolve("bad.json");
+            Files.writeString(in, k[0]);
+            Cli.Result r = Cli.run("wtns", "calculate", wasm.toString(), in.toString(), out.toString());
+            assertEquals(1, r.status(), k[0] + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().startsWith("cuzk wtns: ") && r.err().contains(k[1]), k[0] + " -> " + r.err());
+            assertFalse(Files.exists(out), "nothing written for " + k[0]);
+        }
+        // values are taken mod r, negative ones too, as snarkjs takes them: p + r equals p
+        Path in = tmp.resolve("mod.json");
+        Files.writeString(in, "{\"p\": [\"" + c.r().add(java.math.BigInteger.TWO) + "\", \"0x3\", \"-" + c.r().subtract(java.math.BigInteger
+                .valueOf(5)) + "\"], \"s\": [7, 11, 13]}");
+        assertEquals(0, Cli.run("wtns", "calculate", wasm.toString(), in.toString(), out.toString()).status());
+        assertArrayEquals(Files.readAllBytes(Circuits.dir(c, "multi_main").resolve("witness.wtns")), Files.readAllBytes(out));
+    }
+
+    /** fullprove: witness and proof in one command; snarkjs accepts the proof (several public signals, both curves). */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void fullproveVerifiesWithSnarkjs(Curve c) throws Exception {
+        String name = "multi_main";
+        Path dir = Circuits.dir(c, name), in = tmp.resolve("input.json"), proof = tmp.resolve("proof.json"), pub = tmp.resolve("public.json");
+        Files.writeString(in, input(name));
+        Cli.Result r = Cli.run("fullprove", "-q", in.toString(), wasm(c, name).toString(), dir.resolve("circuit.zkey").toString(),
+                proof.toString(), pub.toString());
+        assertEquals(0, r.status(), r.err());
+        Node.Result v = Node.snarkjs("groth16", "verify", dir.resolve("verification_key.json").toString(), pub.toString(), proof.toString());
+        assertTrue(v.out().contains("OK!"), v.out() + v.err());
+        Cli.Result ours = Cli.run("verify", dir.resolve("verification_key.json").toString(), pub.toString(), proof.toString());
+        assertEquals(0, ours.status(), ours.out() + ours.err());
+    }
+}

@@ -1,0 +1,359 @@
+package io.cuzk.witness;
+
+import com.dylibso.chicory.compiler.InterpreterFallback;
+import com.dylibso.chicory.compiler.MachineFactoryCompiler;
+import com.dylibso.chicory.runtime.ExportFunction;
+import com.dylibso.chicory.runtime.HostFunction;
+import com.dylibso.chicory.runtime.ImportValues;
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.wasm.ChicoryException;
+import com.dylibso.chicory.wasm.Parser;
+import com.dylibso.chicory.wasm.WasmModule;
+import com.dylibso.chicory.wasm.types.FunctionType;
+import com.dylibso.chicory.wasm.types.ValType;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The witness of a circom circuit from its inputs, without Node: the circuit.wasm that circom
+ * compiles runs in the JVM on Chicory (compiled to JVM bytecode once, when the calculator is
+ * made), driven through circom's witness-calculator protocol (its "runtime" imports, its exports
+ * init, getInputSignalSize, setInputSignal, the shared read-write memory, getWitness). The .wtns it
+ * writes is byte for byte the one {@code snarkjs wtns calculate} writes.
+ *
+ * <p>An instance keeps one WebAssembly instance and serves one calculation at a time; make one per
+ * thread for parallel work (the compiled code is made again for each).
+ */
+public final class WitnessCalculator {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String name;
+    private final Instance instance;
+    private final ExportFunction init, getInputSignalSize, setInputSignal, writeShared, readShared, getWitness, getInputSize,
+            getMessageChar, getRawPrime;
+    private final int n32;
+    private final BigInteger prime;
+    private final int witnessSize;
+    /** Where the shared read-write memory starts in the instance's memory (its words are read there directly). */
+    private final int sharedStart;
+    private final Consumer<String> log;
+    // what the circuit said before a failure (printErrorMessage), and its log() line being built
+    private final StringBuilder errors = new StringBuilder();
+    private final StringBuilder line = new StringBuilder();
+
+    private WitnessCalculator(String name, WasmModule module, Consumer<String> log) {
+        this.name = name;
+        this.log = log;
+        FunctionType i32ToVoid = FunctionType.of(List.of(ValType.I32), List.of());
+        FunctionType voidToVoid = FunctionType.of(List.of(), List.of());
+        ImportValues imports = ImportValues.builder().addFunction(
+                new HostFunction("runtime", "exceptionHandler", i32ToVoid, (inst, args) -> {
+                    throw new CircuitError(failure((int) args[0]));
+                }),
+                new HostFunction("runtime", "printErrorMessage", voidToVoid, (inst, args) -> {
+                    errors.append(errors.isEmpty() ? "" : "; ").append(message());
+                    return null;
+                }),
+                new HostFunction("runtime", "writeBufferMessage", voidToVoid, (inst, args) -> {
+                    String m = message();
+                    if (m.equals("\n")) { // a log() call ends with a new line
+                        this.log.accept(line.toString());
+                        line.setLength(0);
+                    } else {
+                        line.append(line.isEmpty() ? "" : " ").append(m);
+                    }
+                    return null;
+                }),
+                new HostFunction("runtime", "showSharedRWMemory", voidToVoid, (inst, args) -> null)).build();
+        try {
+            Instance.Builder b = Instance.builder(module).withImportValues(imports);
+            if (!Boolean.getBoolean("cuzk.witness.interpret")) {
+                b.withMachineFactory(MachineFactoryCompiler.builder(module).withInterpreterFallback(InterpreterFallback.SILENT).compile());
+            }
+            this.instance = b.build();
+        } catch (ChicoryException e) {
+            throw new WitnessException(name + ": cannot instantiate: " + e.getMessage() + " (is it a circuit.wasm of circom 2?)", e);
+        }
+        this.init = export("init");
+        this.getInputSignalSize = export("getInputSignalSize");
+        this.setInputSignal = export("setInputSignal");
+        this.writeShared = export("writeSharedRWMemory");
+        this.readShared = export("readSharedRWMemory");
+        this.getWitness = export("getWitness");
+        this.getInputSize = export("getInputSize");
+        this.getMessageChar = export("getMessageChar");
+        this.getRawPrime = export("getRawPrime");
+        int version = (int) export("getVersion").apply()[0];
+        if (version < 2) {
+            throw new WitnessException(name + ": a circuit of circom " + version + ": only circom 2 circuits are supported");
+        }
+        this.n32 = (int) export("getFieldNumLen32").apply()[0];
+        if (n32 < 1 || n32 > 64) {
+            throw new WitnessException(name + ": a field element of " + n32 + " 32-bit words: not a circom circuit");
+        }
+        getRawPrime.apply();
+        this.prime = readNumber();
+        this.witnessSize = (int) export("getWitnessSize").apply()[0];
+        this.sharedStart = (int) export("getSharedRWMemoryStart").apply()[0];
+    }
+
+    /** The calculator of a circuit.wasm; the circuit's log() lines are dropped. */
+    public static WitnessCalculator load(Path wasm) throws IOException {
+        return load(wasm, line -> { });
+    }
+
+    /** The calculator of a circuit.wasm, giving log each line the circuit logs. */
+    public static WitnessCalculator load(Path wasm, Consumer<String> log) throws IOException {
+        return of(wasm.toString(), Files.readAllBytes(wasm), log);
+    }
+
+    /** The calculator of a circuit.wasm's bytes; name is for messages. */
+    public static WitnessCalculator of(String name, byte[] wasm, Consumer<String> log) {
+        WasmModule module;
+        try {
+            module = Parser.parse(wasm);
+        } catch (ChicoryException | IllegalArgumentException e) {
+            throw new WitnessException(name + ": not a WebAssembly module: " + e.getMessage(), e);
+        }
+        return new WitnessCalculator(name, module, log);
+    }
+
+    private ExportFunction export(String function) {
+        try {
+            return instance.export(function);
+        } catch (ChicoryException | IllegalArgumentException e) {
+            throw new WitnessException(name + ": no export " + function + ": not a circuit.wasm of circom 2", e);
+        }
+    }
+
+    /** The circuit's prime (the scalar field of its curve). */
+    public BigInteger prime() {
+        return prime;
+    }
+
+    /** Signals in the witness (one, the constant, first). */
+    public int witnessSize() {
+        return witnessSize;
+    }
+
+    /** Parses input.json: each input signal's values (arrays flattened), decimal or 0x-hexadecimal, negative ones mod p. */
+    public Map<String, List<BigInteger>> parseInputs(String inputName, String inputJson) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(inputJson);
+        } catch (JsonProcessingException e) {
+            throw new WitnessException(inputName + ": not JSON (" + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ")");
+        }
+        if (root == null || !root.isObject()) {
+            throw new WitnessException(inputName + ": expected a JSON object of input signals");
+        }
+        Map<String, List<BigInteger>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : root.properties()) {
+            List<BigInteger> values = new ArrayList<>();
+            flatten(inputName, e.getKey(), e.getValue(), values);
+            out.put(e.getKey(), values);
+        }
+        return out;
+    }
+
+    private void flatten(String inputName, String signal, JsonNode n, List<BigInteger> out) {
+        if (n.isArray()) {
+            for (JsonNode c : n) {
+                flatten(inputName, signal, c, out);
+            }
+            return;
+        }
+        BigInteger v;
+        if (n.isIntegralNumber()) {
+            v = n.bigIntegerValue();
+        } else if (n.isTextual()) {
+            String s = n.asText().trim();
+            try {
+                boolean negative = s.startsWith("-");
+                String digits = negative ? s.substring(1) : s;
+                v = digits.startsWith("0x") || digits.startsWith("0X") ? new BigInteger(digits.substring(2), 16) : new BigInteger(digits);
+                v = negative ? v.negate() : v;
+                if (digits.isEmpty() || digits.length() > 200) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException | ArithmeticException x) {
+                throw new WitnessException(inputName + ": input signal " + signal + "[" + out.size() + "]: \"" + abbreviate(s)
+                        + "\" is not an integer (decimal, or 0x and hexadecimal)");
+            }
+        } else if (n.isBoolean()) {
+            v = n.asBoolean() ? BigInteger.ONE : BigInteger.ZERO;
+        } else {
+            throw new WitnessException(inputName + ": input signal " + signal + "[" + out.size() + "]: " + abbreviate(n.toString())
+                    + " is not an integer");
+        }
+        out.add(v.mod(prime));
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+    }
+
+    /** The witness of the inputs: every signal's value in [0, p), the constant one first. */
+    public synchronized List<BigInteger> calculate(Map<String, List<BigInteger>> inputs) {
+        run(inputs);
+        List<BigInteger> out = new ArrayList<>(witnessSize);
+        for (int i = 0; i < witnessSize; i++) {
+            call(getWitness, i);
+            out.add(readNumber());
+        }
+        return out;
+    }
+
+    /** input.json to .wtns, the bytes {@code snarkjs wtns calculate} writes. */
+    public byte[] wtns(String inputName, String inputJson) {
+        return wtns(parseInputs(inputName, inputJson));
+    }
+
+    /** The witness of the inputs as a .wtns file (version 2: the prime, then the values little-endian). */
+    public synchronized byte[] wtns(Map<String, List<BigInteger>> inputs) {
+        run(inputs);
+        int n8 = 4 * n32;
+        ByteBuffer b = ByteBuffer.allocate(4 + 4 + 4 + (4 + 8 + 4 + n8 + 4) + (4 + 8) + witnessSize * n8).order(ByteOrder.LITTLE_ENDIAN);
+        b.put(new byte[] {'w', 't', 'n', 's'}).putInt(2).putInt(2);
+        b.putInt(1).putLong(8 + n8).putInt(n8);
+        putNumber(b, prime);
+        b.putInt(witnessSize);
+        b.putInt(2).putLong((long) n8 * witnessSize);
+        com.dylibso.chicory.runtime.Memory memory = instance.memory();
+        for (int i = 0; i < witnessSize; i++) {
+            call(getWitness, i); // into the shared memory: its n32 words, little-endian, read as they lie
+            b.put(memory.readBytes(sharedStart, n8));
+        }
+        return b.array();
+    }
+
+    private void putNumber(ByteBuffer b, BigInteger v) {
+        byte[] be = v.toByteArray();
+        for (int j = 0; j < 4 * n32; j++) {
+            int k = be.length - 1 - j;
+            b.put(k >= 0 ? be[k] : 0);
+        }
+    }
+
+    private void run(Map<String, List<BigInteger>> inputs) {
+        errors.setLength(0);
+        line.setLength(0);
+        call(init, 0);
+        long set = 0;
+        for (Map.Entry<String, List<BigInteger>> e : inputs.entrySet()) {
+            String signal = e.getKey();
+            long h = fnv1a(signal);
+            long msb = h >>> 32, lsb = h & 0xffffffffL;
+            int size = (int) call(getInputSignalSize, msb, lsb);
+            if (size <= 0) { // circom answers 0 or less for a name it does not know
+                throw new WitnessException("input signal " + signal + ": the circuit has no input signal of that name");
+            }
+            List<BigInteger> values = e.getValue();
+            if (values.size() != size) {
+                throw new WitnessException("input signal " + signal + ": " + values.size() + " value" + (values.size() == 1 ? "" : "s")
+                        + " given, the circuit takes " + size);
+            }
+            for (int i = 0; i < values.size(); i++) {
+                BigInteger v = values.get(i).mod(prime);
+                for (int j = 0; j < n32; j++) {
+                    call(writeShared, j, v.shiftRight(32 * j).longValue() & 0xffffffffL);
+                }
+                try {
+                    call(setInputSignal, msb, lsb, i);
+                } catch (WitnessException x) {
+                    throw new WitnessException("input signal " + signal + "[" + i + "]: " + x.getMessage(), x);
+                }
+                set++;
+            }
+        }
+        long expected = call(getInputSize);
+        if (set < expected) {
+            throw new WitnessException("only " + set + " of the circuit's " + expected + " input values were given: an input signal is "
+                    + "missing from the input");
+        }
+    }
+
+    /** One call into the circuit; a failure of the circuit becomes one clear line. */
+    private long call(ExportFunction f, long... args) {
+        try {
+            long[] r = f.apply(args);
+            return r == null || r.length == 0 ? 0 : r[0];
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof CircuitError c) {
+                    throw new WitnessException(c.getMessage(), e);
+                }
+                if (t instanceof WitnessException w) {
+                    throw w;
+                }
+            }
+            throw new WitnessException(name + ": the circuit trapped: " + e.getMessage(), e);
+        }
+    }
+
+    private BigInteger readNumber() {
+        BigInteger v = BigInteger.ZERO;
+        for (int j = n32 - 1; j >= 0; j--) {
+            v = v.shiftLeft(32).or(BigInteger.valueOf(call(readShared, j) & 0xffffffffL));
+        }
+        return v;
+    }
+
+    private String message() {
+        ByteArrayOutputStream s = new ByteArrayOutputStream();
+        for (int i = 0; i < 4096; i++) {
+            int c = (int) getMessageChar.apply()[0];
+            if (c == 0) {
+                break;
+            }
+            s.write(c);
+        }
+        return s.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private String failure(int code) {
+        String what = switch (code) {
+            case 1 -> "signal not found";
+            case 2 -> "too many signals set";
+            case 3 -> "signal already set";
+            case 4 -> "an assertion of the circuit failed";
+            case 5 -> "the circuit ran out of memory";
+            case 6 -> "an input signal array was read past its end";
+            case 7 -> "an array was read out of its bounds";
+            default -> "unknown error " + code;
+        };
+        return what + (errors.isEmpty() ? "" : " (" + errors + ")");
+    }
+
+    /** circom's 64-bit FNV-1a hash of a signal name, over its UTF-16 code units as JavaScript's charCodeAt gives them. */
+    static long fnv1a(String s) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < s.length(); i++) {
+            h ^= s.charAt(i);
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    /** Thrown by the exceptionHandler import across the WebAssembly frames. */
+    private static final class CircuitError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CircuitError(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "codec/subgroup.hpp"
 #include "cuzk/curve.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/pool.hpp"
@@ -92,7 +93,7 @@ struct PointCodec {
         if ((checks & CUZK_CHECK_ON_CURVE) && !out.is_on_curve()) return CUZK_ERR_NOT_ON_CURVE;
         if ((checks & CUZK_CHECK_SUBGROUP) && G::HAS_COFACTOR) {
             if (!(checks & CUZK_CHECK_ON_CURVE) && !out.is_on_curve()) return CUZK_ERR_NOT_ON_CURVE;
-            if (!is_in_subgroup(out)) return CUZK_ERR_NOT_IN_SUBGROUP;
+            if (!in_subgroup(out)) return CUZK_ERR_NOT_IN_SUBGROUP;
         }
         return CUZK_OK;
     }

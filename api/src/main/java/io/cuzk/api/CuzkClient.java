@@ -177,8 +177,34 @@ public final class CuzkClient implements AutoCloseable {
 
     /** {@link #submit} without blocking; the future fails with the call's StatusRuntimeException. */
     public CompletableFuture<Submitted> submitAsync(String key, List<byte[]> witnesses, Priority priority, String clientJobId) {
+        return submitAsync(spec(key, witnesses.size(), priority, clientJobId), witnesses);
+    }
+
+    /**
+     * Submits a job of one partition per circom input.json: the daemon calculates each witness
+     * with the key's circuit (NAME.wasm next to the key in its folder), then proves. A witness
+     * that cannot be calculated (a missing or extra signal, a failed assertion) refuses the job
+     * with INVALID_ARGUMENT naming the partition and the signal.
+     */
+    public Submitted submitInputs(String key, List<String> inputJsons, Priority priority, String clientJobId) {
+        List<byte[]> payload = new java.util.ArrayList<>(inputJsons.size());
+        for (String in : inputJsons) {
+            payload.add(in.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        JobSpec spec = spec(key, payload.size(), priority, clientJobId).toBuilder()
+                .setFormat(io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON).build();
+        try {
+            return submitAsync(spec, payload).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    private CompletableFuture<Submitted> submitAsync(JobSpec spec, List<byte[]> witnesses) {
         CompletableFuture<Submitted> done = new CompletableFuture<>();
-        JobSpec spec = spec(key, witnesses.size(), priority, clientJobId);
         async.submit(new io.grpc.stub.ClientResponseObserver<SubmitRequest, SubmitReply>() {
             private io.grpc.stub.ClientCallStreamObserver<SubmitRequest> out;
             private int partition;

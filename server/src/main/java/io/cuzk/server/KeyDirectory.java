@@ -93,7 +93,32 @@ final class KeyDirectory implements AutoCloseable {
         KeyInfo info() {
             return KeyInfo.newBuilder().setName(name).setSha256(sha256).setCurve(shape.curve().snarkjsName())
                     .setDomainSize(shape.domainSize()).setVariables(shape.nVars()).setPublicSignals(shape.nPublic())
-                    .setFileBytes(fileBytes).setResident(resident()).build();
+                    .setFileBytes(fileBytes).setResident(resident()).setHasCircuit(circuit() != null).build();
+        }
+
+        /** The key's circuit, NAME.wasm next to NAME.zkey, or null. */
+        Path circuit() {
+            Path w = file.resolveSibling(name + ".wasm");
+            return Files.isRegularFile(w, LinkOption.NOFOLLOW_LINKS) ? w : null;
+        }
+
+        private io.cuzk.witness.WitnessCalculator calculator;
+
+        /**
+         * The witness of one input.json with the key's circuit (compiled on first use and kept;
+         * one calculation at a time per key). The circuit must belong to the key: a witness of
+         * another circuit is refused by the witness checks that follow.
+         */
+        synchronized byte[] witness(String partition, byte[] inputJson) throws IOException {
+            if (calculator == null) {
+                Path w = circuit();
+                if (w == null) {
+                    throw new IllegalStateException("key " + name + " has no circuit: put " + name + ".wasm next to " + file.getFileName()
+                            + " in the key folder to send input.json");
+                }
+                calculator = io.cuzk.witness.WitnessCalculator.load(w);
+            }
+            return calculator.wtns(partition, new String(inputJson, java.nio.charset.StandardCharsets.UTF_8));
         }
 
         synchronized void close() {

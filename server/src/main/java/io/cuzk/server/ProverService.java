@@ -205,8 +205,18 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             } catch (IOException | RuntimeException e) {
                 throw status(io.grpc.Status.FAILED_PRECONDITION, "the daemon cannot read key " + entry.name + ": " + e.getMessage());
             }
+            boolean inputs = spec.getFormat() == io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON;
             for (int i = 0; i < n; i++) {
                 ByteString b = witnessBytes.get(i);
+                if (inputs) { // the witness of circom's input.json, with the key's circuit
+                    try {
+                        b = ByteString.copyFrom(entry.witness("partition " + i, b.toByteArray()));
+                    } catch (IllegalStateException e) {
+                        throw status(io.grpc.Status.FAILED_PRECONDITION, e.getMessage());
+                    } catch (IOException | RuntimeException e) {
+                        throw status(io.grpc.Status.INVALID_ARGUMENT, "input of partition " + i + ": " + e.getMessage());
+                    }
+                }
                 try {
                     MemorySegment seg = arena.allocate(Math.max(1, b.size()), 8);
                     b.copyTo(seg.asByteBuffer());

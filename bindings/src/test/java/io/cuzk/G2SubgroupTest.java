@@ -1,0 +1,119 @@
+package io.cuzk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.EnumSet;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The G2 subgroup check (by the endomorphism psi, see codec/subgroup.hpp) against its definition:
+ * random points of the twist, made here with plain BigInteger arithmetic, are refused exactly when
+ * [r]P is not the point at infinity, and multiples of the generator are accepted.
+ */
+class G2SubgroupTest {
+    /** Fp2 = Fp[u]/(u^2 + 1) in BigIntegers: [c0, c1]. */
+    record Fp2(BigInteger c0, BigInteger c1, BigInteger p) {
+        Fp2 mul(Fp2 o) {
+            return new Fp2(c0.multiply(o.c0).subtract(c1.multiply(o.c1)).mod(p), c0.multiply(o.c1).add(c1.multiply(o.c0)).mod(p), p);
+        }
+
+        Fp2 add(Fp2 o) {
+            return new Fp2(c0.add(o.c0).mod(p), c1.add(o.c1).mod(p), p);
+        }
+
+        Fp2 pow(BigInteger e) {
+            Fp2 r = new Fp2(BigInteger.ONE, BigInteger.ZERO, p), b = this;
+            for (int i = 0; i < e.bitLength(); i++) {
+                if (e.testBit(i)) {
+                    r = r.mul(b);
+                }
+                b = b.mul(b);
+            }
+            return r;
+        }
+
+        boolean isMinusOne() {
+            return c0.equals(p.subtract(BigInteger.ONE)) && c1.signum() == 0;
+        }
+
+        /** A square root for p = 3 mod 4 (Adj and Rodriguez-Henriquez, algorithm 9), or null. */
+        Fp2 sqrt() {
+            Fp2 a1 = pow(p.subtract(BigInteger.valueOf(3)).shiftRight(2));
+            Fp2 alpha = a1.mul(a1).mul(this);
+            Fp2 a0 = new Fp2(alpha.c0, alpha.c1.negate().mod(p), p).mul(alpha);
+            if (a0.isMinusOne()) {
+                return null;
+            }
+            Fp2 x0 = a1.mul(this);
+            if (alpha.isMinusOne()) {
+                return new Fp2(x0.c1.negate().mod(p), x0.c0, p);
+            }
+            return alpha.add(new Fp2(BigInteger.ONE, BigInteger.ZERO, p)).pow(p.subtract(BigInteger.ONE).shiftRight(1)).mul(x0);
+        }
+    }
+
+    /** The twist's b: 3/(9 + u) for BN254, 4(1 + u) for BLS12-381. */
+    static Fp2 twistB(Curve c) {
+        BigInteger p = c.p();
+        if (c == Curve.BN254) {
+            // 1/(9 + u) = (9 - u)/82
+            BigInteger inv82 = BigInteger.valueOf(82).modInverse(p);
+            return new Fp2(BigInteger.valueOf(27).multiply(inv82).mod(p), BigInteger.valueOf(-3).multiply(inv82).mod(p), p);
+        }
+        return new Fp2(BigInteger.valueOf(4), BigInteger.valueOf(4), p);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void refusesExactlyThePointsOutsideG2(Curve c) {
+        Random rnd = new Random(11 + c.ordinal());
+        BigInteger p = c.p();
+        Fp2 b = twistB(c);
+        int outside = 0;
+        for (int made = 0; made < 40;) {
+            Fp2 x = new Fp2(new BigInteger(p.bitLength() + 8, rnd).mod(p), new BigInteger(p.bitLength() + 8, rnd).mod(p), p);
+            Fp2 y = x.mul(x).mul(x).add(b).sqrt();
+            if (y == null) {
+                continue;
+            }
+            made++;
+            Point pt = Point.ofCoordinates(c, Group.G2, x.c0, x.c1, y.c0, y.c1);
+            boolean onCurve = isAccepted(pt, EnumSet.of(Check.ON_CURVE));
+            assertTrue(onCurve, "made on the twist: " + pt);
+            boolean inG2 = Points.multiply(pt, c.r()).isInfinity(); // the definition: [r]P = O
+            assertEquals(inG2, isAccepted(pt, Check.all()), "the subgroup check against [r]P = O for " + pt);
+            outside += inG2 ? 0 : 1;
+        }
+        assertTrue(outside >= 30, "random twist points lie outside G2 (the cofactor is large): " + outside);
+        Point g = Points.generator(c, Group.G2);
+        for (int i = 0; i < 20; i++) {
+            Point q = Points.multiply(g, new BigInteger(250, rnd));
+            assertTrue(isAccepted(q, Check.all()), "a multiple of the generator is in G2");
+        }
+        // a point of G2 plus one outside it is outside
+        Fp2 x = new Fp2(BigInteger.TEN, BigInteger.ONE, p);
+        Fp2 y;
+        while ((y = x.mul(x).mul(x).add(b).sqrt()) == null) {
+            x = x.add(new Fp2(BigInteger.ONE, BigInteger.ZERO, p));
+        }
+        Point t = Point.ofCoordinates(c, Group.G2, x.c0, x.c1, y.c0, y.c1);
+        if (!Points.multiply(t, c.r()).isInfinity()) {
+            assertFalse(isAccepted(Points.add(Points.multiply(g, BigInteger.valueOf(77)), t), Check.all()));
+        }
+    }
+
+    static boolean isAccepted(Point pt, java.util.Set<Check> checks) {
+        try {
+            Codec.decode(pt.curve(), pt.group(), Encoding.NATIVE, pt.nativeBytes(), checks);
+            return true;
+        } catch (InvalidPointException e) {
+            assertEquals(Status.NOT_IN_SUBGROUP, e.status(), e.getMessage());
+            return false;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Same machine, same run: verification and witness calculation against snarkjs (0.7.6, from
+# tests/node). First the in-process figures (JMH VerifyBenchmark: one proof read and verified, a
+# batch of 64, per curve), then the whole commands the way users run them, in alternating rounds
+# (the machine's speed drifts): `bin/cuzk verify` against `snarkjs groth16 verify`, and
+# `bin/cuzk wtns calculate` against `snarkjs wtns calculate`. Prints each round and the medians.
+# Usage: jmh/verify-vs-snarkjs.sh <verification_key.json> <public.json> <proof.json> <circuit.wasm> <input.json> [rounds=5]
+# Needs: mvn -DskipTests package (jmh/target/benchmarks.jar), and npm install in tests/node.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+vk=${1:?verification_key.json}; pub=${2:?public.json}; proof=${3:?proof.json}
+wasm=${4:?circuit.wasm}; input=${5:?input.json}; rounds=${6:-5}
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+snarkjs="node $root/tests/node/node_modules/snarkjs/build/cli.cjs"
+now() { date +%s%N; }
+"$java" --enable-native-access=ALL-UNNAMED -jar "$root/jmh/target/benchmarks.jar" VerifyBenchmark -wi 2 -i 3 -w 2s -r 3s -f 1 \
+  | grep -E '^(Benchmark|VerifyBenchmark)'
+cv=(); sv=(); cw=(); sw=()
+for r in $(seq 1 "$rounds"); do
+  t0=$(now); "$root/bin/cuzk" verify -q "$vk" "$pub" "$proof"; t1=$(now)
+  $snarkjs groth16 verify "$vk" "$pub" "$proof" >/dev/null; t2=$(now)
+  "$root/bin/cuzk" wtns calculate "$wasm" "$input" "$out/c.wtns"; t3=$(now)
+  $snarkjs wtns calculate "$wasm" "$input" "$out/s.wtns"; t4=$(now)
+  cmp -s "$out/c.wtns" "$out/s.wtns" || { echo "the witnesses differ" >&2; exit 1; }
+  cv+=($(( (t1 - t0) / 1000000 ))); sv+=($(( (t2 - t1) / 1000000 )))
+  cw+=($(( (t3 - t2) / 1000000 ))); sw+=($(( (t4 - t3) / 1000000 )))
+done
+node - "${cv[*]}" "${sv[*]}" "${cw[*]}" "${sw[*]}" <<'JS'
+const [a, b, c, d] = process.argv.slice(2).map((s) => s.split(' ').map(Number));
+const median = (x) => [...x].sort((u, v) => u - v)[Math.floor(x.length / 2)];
+console.log(`verify, whole commands (cuzk ms / snarkjs ms): ${a.map((v, i) => `${v}/${b[i]}`).join(', ')};`
+  + ` snarkjs/cuzk median ${median(a.map((v, i) => b[i] / v)).toFixed(2)}x`);
+console.log(`wtns calculate, whole commands (cuzk ms / snarkjs ms): ${c.map((v, i) => `${v}/${d[i]}`).join(', ')};`
+  + ` snarkjs/cuzk median ${median(c.map((v, i) => d[i] / v)).toFixed(2)}x`);
+JS

@@ -6,7 +6,10 @@
 //   BN254: P in G2 iff [x+1]P + psi([x]P) + psi^2([x]P) = psi^3([2x]P), x = 4965661367192848881
 //     (El Housni, Guillevic and Piellard, "Co-factor clearing and subgroup membership testing on
 //     pairing-friendly curves", 2022, sections 3 and 5.1).
-// Every other group keeps the plain test [r]P = O.
+// G1 of BLS12-381 by the endomorphism sigma(x, y) = (beta x, y), beta a cube root of one in Fp:
+//     P in G1 iff sigma(P) = [-x^2]P (Scott, same note), for the beta whose sigma acts on G1 as
+//     -x^2 (found at first use from the generator: the other acts as x^2 - 1).
+// BN254's G1 is the whole curve (no check needed); every other group keeps [r]P = O.
 #pragma once
 #include <type_traits>
 #include <utility>
@@ -50,6 +53,34 @@ bool in_subgroup(const Affine<G>& p) {
         const uint64_t x_abs = bls12_381_tower::X_ABS;
         XYZZ<G> xp = scalar_mul(p, &x_abs, 1).neg();  // [x]P, x < 0
         return subgroup_detail::psi(XYZZ<G>::from_affine(p), c.first, c.second) == xp;
+    } else if constexpr (std::is_same_v<G, bls12_381_g1>) {
+        using Fp = bls12_381_fp;
+        static const Fp beta = [] {
+            // the cube roots of one: t^((p-1)/3) for t = 2, 3, ... until one is not 1; then the
+            // one of it and its square whose sigma maps the generator to [-x^2] of it
+            const auto m = Fp::Params::modulus();
+            uint64_t e[Fp::N];
+            unsigned __int128 rem = 0;
+            for (int i = Fp::N - 1; i >= 0; i--) {
+                unsigned __int128 cur = (rem << 64) | (i == 0 ? m.v[0] - 1 : m.v[i]);
+                e[i] = (uint64_t)(cur / 3);
+                rem = cur % 3;
+            }
+            Fp w = Fp::one();
+            for (uint64_t t = 2; w == Fp::one(); t++) w = Fp::from_u64(t).pow(e, Fp::N);
+            const Affine<G> g = G::generator();
+            const uint64_t x_abs = bls12_381_tower::X_ABS;
+            const XYZZ<G> target = scalar_mul(scalar_mul(g, &x_abs, 1).to_affine(), &x_abs, 1).neg();
+            return XYZZ<G>::from_affine(Affine<G>{g.x * w, g.y}) == target ? w : w.sqr();
+        }();
+        const uint64_t x_abs = bls12_381_tower::X_ABS;
+        const XYZZ<G> xp = scalar_mul(p, &x_abs, 1);  // [|x|]P, then [|x|] of it without going affine
+        XYZZ<G> xx = XYZZ<G>::infinity();
+        for (int bit = 63; bit >= 0; bit--) {
+            xx = xx.dbl();
+            if ((x_abs >> bit) & 1) xx.add(xp);
+        }
+        return XYZZ<G>::from_affine(Affine<G>{p.x * beta, p.y}) == xx.neg();  // sigma(P) = [-x^2]P
     } else {
         return is_in_subgroup(p);
     }

@@ -11,11 +11,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The G2 subgroup check (by the endomorphism psi, see codec/subgroup.hpp) against its definition:
- * random points of the twist, made here with plain BigInteger arithmetic, are refused exactly when
- * [r]P is not the point at infinity, and multiples of the generator are accepted.
+ * The subgroup checks by endomorphisms (see codec/subgroup.hpp: psi on G2 of both curves, sigma on
+ * G1 of BLS12-381) against their definition: random points of the curve or the twist, made here
+ * with plain BigInteger arithmetic, are refused exactly when [r]P is not the point at infinity,
+ * and multiples of the generator are accepted.
  */
-class G2SubgroupTest {
+class SubgroupCheckTest {
     /** Fp2 = Fp[u]/(u^2 + 1) in BigIntegers: [c0, c1]. */
     record Fp2(BigInteger c0, BigInteger c1, BigInteger p) {
         Fp2 mul(Fp2 o) {
@@ -104,6 +105,33 @@ class G2SubgroupTest {
         Point t = Point.ofCoordinates(c, Group.G2, x.c0, x.c1, y.c0, y.c1);
         if (!Points.multiply(t, c.r()).isInfinity()) {
             assertFalse(isAccepted(Points.add(Points.multiply(g, BigInteger.valueOf(77)), t), Check.all()));
+        }
+    }
+
+    /** BLS12-381's G1 (BN254's G1 is the whole curve): random points of y^2 = x^3 + 4. */
+    @org.junit.jupiter.api.Test
+    void blsG1RefusesExactlyThePointsOutsideG1() {
+        Curve c = Curve.BLS12_381;
+        BigInteger p = c.p();
+        Random rnd = new Random(5);
+        int outside = 0;
+        for (int made = 0; made < 60;) {
+            BigInteger x = new BigInteger(p.bitLength() + 8, rnd).mod(p);
+            BigInteger rhs = x.pow(3).add(BigInteger.valueOf(4)).mod(p);
+            BigInteger y = rhs.modPow(p.add(BigInteger.ONE).shiftRight(2), p); // p = 3 mod 4
+            if (!y.multiply(y).mod(p).equals(rhs)) {
+                continue;
+            }
+            made++;
+            Point pt = Point.ofCoordinates(c, Group.G1, x, y);
+            boolean inG1 = Points.multiply(pt, c.r()).isInfinity();
+            assertEquals(inG1, isAccepted(pt, Check.all()), "the subgroup check against [r]P = O for " + pt);
+            outside += inG1 ? 0 : 1;
+        }
+        assertTrue(outside >= 50, "random curve points lie outside G1: " + outside);
+        Point g = Points.generator(c, Group.G1);
+        for (int i = 0; i < 20; i++) {
+            assertTrue(isAccepted(Points.multiply(g, new BigInteger(250, rnd)), Check.all()), "a multiple of the generator is in G1");
         }
     }
 

@@ -47,6 +47,25 @@ public final class Point {
         return new Point(curve, group, out);
     }
 
+    /**
+     * -P, computed here (no native call): y becomes p - y, which holds in Montgomery form too.
+     * Infinity stays itself.
+     */
+    public Point negated() {
+        if (isInfinity()) {
+            return this;
+        }
+        int fb = curve.fpBytes();
+        int half = bytes.length / 2; // x, then y (G2: each of two Fp elements)
+        byte[] out = bytes.clone();
+        for (int c = 0; c < group.degree(); c++) {
+            int off = half + c * fb;
+            BigInteger y = getLe(bytes, off, fb);
+            putLe(out, off, fb, y.signum() == 0 ? y : curve.p().subtract(y));
+        }
+        return new Point(curve, group, out);
+    }
+
     /** The point at infinity. */
     public static Point infinity(Curve curve, Group group) {
         return new Point(curve, group, new byte[curve.pointBytes(group)]);

@@ -26,7 +26,7 @@ public final class Groth16Verifier {
     public static boolean verify(VerificationKey vk, Proof proof) {
         requireMatch(vk, proof, "the proof");
         Point l = linearCombination(vk, proof.publicSignals());
-        return Pairing.isOne(List.of(proof.piA(), Points.negate(vk.alpha1()), Points.negate(l), Points.negate(proof.piC())),
+        return Pairing.isOne(List.of(proof.piA(), vk.alpha1().negated(), l.negated(), proof.piC().negated()),
                 List.of(proof.piB(), vk.beta2(), vk.gamma2(), vk.delta2()));
     }
 
@@ -95,12 +95,18 @@ public final class Groth16Verifier {
         java.util.Arrays.fill(icScalars, BigInteger.ZERO);
         List<Point> cs = new ArrayList<>(n);
         List<BigInteger> rs = new ArrayList<>(n);
+        // r_j A_j for every proof in one native call
+        java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
+        io.cuzk.PointVector as = io.cuzk.PointVector.allocate(arena, curve, Group.G1, n);
+        io.cuzk.ScalarVector scalars = io.cuzk.ScalarVector.allocate(arena, curve, n, io.cuzk.ScalarForm.CANONICAL);
+        io.cuzk.PointVector ras = io.cuzk.PointVector.allocate(arena, curve, Group.G1, n);
         for (Proof p : proofs) {
             BigInteger rj = new BigInteger(128, random);
             if (rj.signum() == 0) {
                 rj = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
             }
-            g1.add(Points.multiply(p.piA(), rj));
+            as.set(rs.size(), p.piA());
+            scalars.set(rs.size(), rj);
             g2.add(p.piB());
             sumR = sumR.add(rj);
             icScalars[0] = icScalars[0].add(rj);
@@ -110,15 +116,21 @@ public final class Groth16Verifier {
             cs.add(p.piC());
             rs.add(rj);
         }
+        try (arena) {
+            Points.multiply(as, scalars, ras);
+            for (int j = 0; j < n; j++) {
+                g1.add(ras.get(j));
+            }
+        }
         List<BigInteger> ic = new ArrayList<>(icScalars.length);
         for (BigInteger s : icScalars) {
             ic.add(s.mod(r));
         }
-        g1.add(Points.negate(Points.multiply(vk.alpha1(), sumR.mod(r))));
+        g1.add(Points.multiply(vk.alpha1(), sumR.mod(r)).negated());
         g2.add(vk.beta2());
-        g1.add(Points.negate(Points.sum(vk.ic(), ic)));
+        g1.add(Points.sum(vk.ic(), ic).negated());
         g2.add(vk.gamma2());
-        g1.add(Points.negate(Points.sum(cs, rs)));
+        g1.add(Points.sum(cs, rs).negated());
         g2.add(vk.delta2());
         return Pairing.isOne(g1, g2);
     }

@@ -224,7 +224,7 @@
     if (!chart) {
       chart = new uPlot({
         width: width(el), height: 160,
-        cursor: { sync: { key: 'cuzk' } },
+        cursor: { sync: { key: 'cuzk' }, drag: { x: false, y: false } }, // the window selector zooms; a drag would last one poll
         scales: { x: { time: true, range: () => page.xr[id] }, y: { auto: false, range: [0, 1] } },
         axes: [{}, { values: (self, ticks) => ticks.map(t => Math.round(t * 100) + '%'), size: AXIS }],
         series: [{}, {
@@ -249,7 +249,7 @@
       const rows = Math.max(1, workers.length);
       chart = new uPlot({
         width: width(el), height: 56 + 24 * rows,
-        cursor: { sync: { key: 'cuzk' }, y: false, points: { show: false } },
+        cursor: { sync: { key: 'cuzk' }, y: false, points: { show: false }, drag: { x: false, y: false } },
         legend: { show: false },
         scales: { x: { time: true, range: () => page.xr[id] }, y: { auto: false, range: [0, rows] } },
         axes: [{}, {

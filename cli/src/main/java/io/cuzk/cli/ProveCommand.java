@@ -60,12 +60,47 @@ final class ProveCommand implements CliCommand {
             return Remote.prove(root, parsed, key.toString(), Specs.positional(parsed, 1), Specs.positional(parsed, 2),
                     Specs.positional(parsed, 3), quiet, progress);
         }
-        return prove(root, Backends.backend(parsed, quiet ? null : root.out), Specs.positional(parsed, 0), Specs.positional(parsed, 1),
-                Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet, map, progress);
+        return prove(root, Backends.backend(parsed, quiet ? null : root.out), Specs.positional(parsed, 0),
+                WitnessSource.file(Specs.positional(parsed, 1)), Specs.positional(parsed, 2), Specs.positional(parsed, 3), quiet, map, progress);
+    }
+
+    /** Where a proof's witness comes from: a .wtns file, or (fullprove) calculated from input.json. */
+    interface WitnessSource {
+        /** What the progress line says while it is read. */
+        String name();
+
+        /** The files it reads, which the outputs must not overwrite. */
+        List<Path> files();
+
+        Witness read() throws IOException;
+
+        static WitnessSource file(Path wtns) {
+            return new WitnessSource() {
+                @Override
+                public String name() {
+                    return wtns.getFileName().toString();
+                }
+
+                @Override
+                public List<Path> files() {
+                    return List.of(wtns);
+                }
+
+                @Override
+                public Witness read() throws IOException {
+                    return Witness.read(wtns);
+                }
+            };
+        }
     }
 
     static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet, boolean mapKey,
             java.time.Duration progress) {
+        return prove(root, backend, zkey, WitnessSource.file(wtns), proofJson, publicJson, quiet, mapKey, progress);
+    }
+
+    static int prove(Main root, Backend backend, Path zkey, WitnessSource wtns, Path proofJson, Path publicJson, boolean quiet,
+            boolean mapKey, java.time.Duration progress) {
         // First uses that need at most the key's headers run on another thread while this one
         // reads and checks the key and the witness: the linking of the proof's native calls and the
         // tables H keeps for the key's domain size (Groth16Prover.prepare). The blinding's generator
@@ -75,7 +110,9 @@ final class ProveCommand implements CliCommand {
         try {
             // before any work on this thread (the linking above only prepares): outputs that would
             // overwrite an input or each other, or cannot be written
-            OutputFiles.requireDistinct(List.of(proofJson, publicJson), List.of(zkey, wtns));
+            List<Path> inputs = new java.util.ArrayList<>(wtns.files());
+            inputs.add(zkey);
+            OutputFiles.requireDistinct(List.of(proofJson, publicJson), inputs);
             createParent(proofJson);
             createParent(publicJson);
             OutputFiles.requireWritable(List.of(proofJson, publicJson));
@@ -84,19 +121,19 @@ final class ProveCommand implements CliCommand {
         }
         long t0 = System.nanoTime();
         java.util.concurrent.atomic.AtomicReference<String> phase = new java.util.concurrent.atomic.AtomicReference<>(
-                "reading " + zkey.getFileName() + " and " + wtns.getFileName());
+                "reading " + zkey.getFileName() + " and " + wtns.name());
         try (ProgressLine line = ProgressLine.start(root.err, progress, () -> "cuzk prove: " + phase.get() + ", "
                 + Math.round((System.nanoTime() - t0) / 1e8) / 10.0 + " s")) {
             return prove(root, backend, zkey, wtns, proofJson, publicJson, quiet, mapKey, t0, phase, line);
         }
     }
 
-    private static int prove(Main root, Backend backend, Path zkey, Path wtns, Path proofJson, Path publicJson, boolean quiet,
+    private static int prove(Main root, Backend backend, Path zkey, WitnessSource wtns, Path proofJson, Path publicJson, boolean quiet,
             boolean mapKey, long t0, java.util.concurrent.atomic.AtomicReference<String> phase, ProgressLine line) {
         // The key is read into memory the process owns (ProvingKey.read) unless --map-key: a key file
         // rewritten or truncated while the proof runs then cannot crash the command, and the copy
         // costs little against the proof (docs/reliability.md has the figures).
-        try (ProvingKey key = mapKey ? ProvingKey.map(zkey) : ProvingKey.read(zkey); Witness witness = Witness.read(wtns)) {
+        try (ProvingKey key = mapKey ? ProvingKey.map(zkey) : ProvingKey.read(zkey); Witness witness = wtns.read()) {
             if (!quiet) {
                 key.warnings().forEach(w -> root.err.println("cuzk prove: warning: " + w));
                 witness.warnings().forEach(w -> root.err.println("cuzk prove: warning: " + w));

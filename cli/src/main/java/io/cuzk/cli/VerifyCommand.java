@@ -43,15 +43,12 @@ final class VerifyCommand implements CliCommand {
         } catch (FormatException e) {
             return malformed(root, e.getMessage());
         }
-        if (proof.curve() != vk.curve()) {
-            return malformed(root, proofFile + " is a " + proof.curve().snarkjsName() + " proof, " + vkFile + " a " + vk.curve().snarkjsName()
-                    + " key");
+        boolean valid;
+        try {
+            valid = Groth16Verifier.verify(vk, proof); // refuses a proof that does not fit the key (curve, signal count)
+        } catch (IllegalArgumentException e) {
+            return malformed(root, publicFile + ", " + proofFile + " and " + vkFile + " do not fit: " + e.getMessage());
         }
-        if (proof.publicSignals().size() != vk.nPublic()) {
-            return malformed(root, publicFile + " has " + proof.publicSignals().size() + " public signals, " + vkFile + " expects "
-                    + vk.nPublic());
-        }
-        boolean valid = Groth16Verifier.verify(vk, proof);
         if (!quiet) {
             root.out.println(valid ? "OK!" : "Invalid proof");
         }

@@ -1,11 +1,6 @@
 package io.cuzk.cli;
 
-import io.cuzk.Backend;
-import io.cuzk.groth16.Blinding;
-import io.cuzk.groth16.Groth16Prover;
 import io.cuzk.groth16.OutputFiles;
-import io.cuzk.groth16.Proof;
-import io.cuzk.groth16.ProvingKey;
 import io.cuzk.groth16.Witness;
 import io.cuzk.witness.WitnessCalculator;
 import io.cuzk.witness.WitnessException;
@@ -27,15 +22,19 @@ final class WitnessCommands {
     /** The witness of input.json, as a .wtns file's bytes; the circuit's log() lines go to err. */
     static byte[] calculate(Main root, Path wasm, Path input) {
         try {
+            // a circuit that cannot be loaded names itself; input that does not fit names the signal,
+            // and the circuit's own failure its template and line: one line, with the input's file
             WitnessCalculator w = WitnessCalculator.load(wasm, line -> root.err.println("circuit: " + line));
-            return w.wtns(input.toString(), Files.readString(input, StandardCharsets.UTF_8));
+            String json = Files.readString(input, StandardCharsets.UTF_8);
+            try {
+                return w.wtns(json);
+            } catch (WitnessException e) {
+                throw new InvalidInputException(input + ": " + e.getMessage());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (WitnessException e) {
-            // one line naming what is wrong (and the file, where the message does not start with it);
-            // the circuit's own failure names its template and line
-            String m = e.getMessage();
-            throw new InvalidInputException(m.startsWith(input.toString()) || m.startsWith(wasm.toString()) ? m : input + ": " + m);
+            throw new InvalidInputException(e.getMessage());
         }
     }
 
@@ -96,35 +95,30 @@ final class WitnessCommands {
         @Override
         public int run(Main root, ParseResult parsed) {
             Path input = Specs.positional(parsed, 0), wasm = Specs.positional(parsed, 1), zkey = Specs.positional(parsed, 2);
-            Path proofJson = Specs.positional(parsed, 3), publicJson = Specs.positional(parsed, 4);
             boolean quiet = Specs.value(parsed, "--quiet");
-            Backend backend = Backends.backend(parsed, quiet ? null : root.out);
-            try {
-                OutputFiles.requireDistinct(List.of(proofJson, publicJson), List.of(input, wasm, zkey));
-                ProveCommand.createParent(proofJson);
-                ProveCommand.createParent(publicJson);
-                OutputFiles.requireWritable(List.of(proofJson, publicJson));
-                long t0 = System.nanoTime();
-                byte[] wtns = calculate(root, wasm, input);
-                long t1 = System.nanoTime();
-                try (ProvingKey key = ProvingKey.read(zkey); Arena arena = Arena.ofConfined()) {
-                    MemorySegment seg = arena.allocate(wtns.length, 8);
-                    MemorySegment.copy(MemorySegment.ofArray(wtns), 0, seg, 0, wtns.length);
-                    try (Witness witness = Witness.parse(input.getFileName() + " (its witness)", seg)) {
-                        Proof proof = new Groth16Prover(backend, Blinding.secure()).prove(key, witness);
-                        long t2 = System.nanoTime();
-                        proof.write(proofJson, publicJson);
-                        if (!quiet) {
-                            root.out.println(input + ": witness of " + wasm.getFileName() + " in " + Math.round((t1 - t0) / 1e6) + " ms, proved "
-                                    + Math.round((t2 - t1) / 1e6) + " ms on " + backend.name());
-                            root.out.println("wrote " + proofJson + " and " + publicJson);
-                        }
-                    }
+            // prove's own path (output checks, key checks, warnings, the write of both files), the
+            // witness calculated in memory instead of read from a .wtns
+            ProveCommand.WitnessSource witness = new ProveCommand.WitnessSource() {
+                @Override
+                public String name() {
+                    return "the witness of " + input.getFileName();
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return Main.OK;
+
+                @Override
+                public List<Path> files() {
+                    return List.of(input, wasm);
+                }
+
+                @Override
+                public Witness read() {
+                    byte[] wtns = calculate(root, wasm, input);
+                    MemorySegment seg = Arena.ofAuto().allocate(wtns.length, 8); // freed with the witness, by the GC
+                    MemorySegment.copy(MemorySegment.ofArray(wtns), 0, seg, 0, wtns.length);
+                    return Witness.parse(input.getFileName() + " (its witness)", seg);
+                }
+            };
+            return ProveCommand.prove(root, Backends.backend(parsed, quiet ? null : root.out), zkey, witness, Specs.positional(parsed, 3),
+                    Specs.positional(parsed, 4), quiet, false, null);
         }
     }
 }

@@ -90,7 +90,6 @@ public final class Groth16Verifier {
         int n = proofs.size();
         List<Point> g1 = new ArrayList<>(n + 3);
         List<Point> g2 = new ArrayList<>(n + 3);
-        BigInteger sumR = BigInteger.ZERO;
         BigInteger[] icScalars = new BigInteger[vk.ic().size()];
         java.util.Arrays.fill(icScalars, BigInteger.ZERO);
         List<Point> cs = new ArrayList<>(n);
@@ -108,7 +107,6 @@ public final class Groth16Verifier {
             as.set(rs.size(), p.piA());
             scalars.set(rs.size(), rj);
             g2.add(p.piB());
-            sumR = sumR.add(rj);
             icScalars[0] = icScalars[0].add(rj);
             for (int i = 0; i < p.publicSignals().size(); i++) {
                 icScalars[i + 1] = icScalars[i + 1].add(rj.multiply(p.publicSignals().get(i))).mod(r);
@@ -126,7 +124,7 @@ public final class Groth16Verifier {
         for (BigInteger s : icScalars) {
             ic.add(s.mod(r));
         }
-        g1.add(Points.multiply(vk.alpha1(), sumR.mod(r)).negated());
+        g1.add(Points.multiply(vk.alpha1(), ic.get(0)).negated()); // sum r_j alpha: IC[0]'s scalar is sum r_j too
         g2.add(vk.beta2());
         g1.add(Points.sum(vk.ic(), ic).negated());
         g2.add(vk.gamma2());
@@ -146,8 +144,8 @@ public final class Groth16Verifier {
     private static void requireMatch(VerificationKey vk, Proof proof, String what) {
         Validate.notNull(vk, "verification key");
         Validate.notNull(proof, what);
-        Validate.isTrue(proof.curve() == vk.curve(), "%s is on %s, the verification key on %s", what, proof.curve().cliName(),
-                vk.curve().cliName());
+        Validate.isTrue(proof.curve() == vk.curve(), "%s is a %s proof, the verification key is for %s", what,
+                proof.curve().snarkjsName(), vk.curve().snarkjsName());
         Validate.isTrue(proof.publicSignals().size() == vk.nPublic(), "%s has %d public signals, the verification key expects %d", what,
                 proof.publicSignals().size(), vk.nPublic());
         VerificationKey.requireGroup(proof.piA(), vk.curve(), Group.G1, "pi_a");

@@ -109,7 +109,7 @@ final class KeyDirectory implements AutoCloseable {
          * one calculation at a time per key). The circuit must belong to the key: a witness of
          * another circuit is refused by the witness checks that follow.
          */
-        synchronized byte[] witness(String partition, byte[] inputJson) throws IOException {
+        synchronized byte[] witness(byte[] inputJson) throws IOException {
             if (calculator == null) {
                 Path w = circuit();
                 if (w == null) {
@@ -118,7 +118,7 @@ final class KeyDirectory implements AutoCloseable {
                 }
                 calculator = io.cuzk.witness.WitnessCalculator.load(w);
             }
-            return calculator.wtns(partition, new String(inputJson, java.nio.charset.StandardCharsets.UTF_8));
+            return calculator.wtns(new String(inputJson, java.nio.charset.StandardCharsets.UTF_8));
         }
 
         synchronized void close() {

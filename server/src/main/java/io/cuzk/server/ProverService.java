@@ -210,7 +210,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 ByteString b = witnessBytes.get(i);
                 if (inputs) { // the witness of circom's input.json, with the key's circuit
                     try {
-                        b = ByteString.copyFrom(entry.witness("partition " + i, b.toByteArray()));
+                        b = ByteString.copyFrom(entry.witness(b.toByteArray()));
                     } catch (IllegalStateException e) {
                         throw status(io.grpc.Status.FAILED_PRECONDITION, e.getMessage());
                     } catch (IOException | RuntimeException e) {

@@ -57,10 +57,10 @@ class WitnessCalculatorTest {
         Path expected = Circuits.dir(c, name).resolve("witness.wtns");
         WitnessCalculator w = WitnessCalculator.load(wasm(c, name));
         assertEquals(c.r(), w.prime(), "the circuit's prime is the curve's r");
-        byte[] wtns = w.wtns("input.json", input(name));
+        byte[] wtns = w.wtns(input(name));
         assertArrayEquals(Files.readAllBytes(expected), wtns, name + " on " + c.cliName());
         // the calculator serves again, with the same answer (its instance is reset by init)
-        assertArrayEquals(wtns, w.wtns("input.json", input(name)));
+        assertArrayEquals(wtns, w.wtns(input(name)));
         // the command writes the same bytes
         Path in = tmp.resolve("input.json"), out = tmp.resolve("w.wtns");
         Files.writeString(in, input(name));

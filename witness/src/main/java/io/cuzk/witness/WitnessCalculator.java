@@ -42,7 +42,7 @@ public final class WitnessCalculator {
 
     private final String name;
     private final Instance instance;
-    private final ExportFunction init, getInputSignalSize, setInputSignal, writeShared, readShared, getWitness, getInputSize,
+    private final ExportFunction init, getInputSignalSize, setInputSignal, writeShared, getWitness, getInputSize,
             getMessageChar, getRawPrime;
     private final int n32;
     private final BigInteger prime;
@@ -91,7 +91,6 @@ public final class WitnessCalculator {
         this.getInputSignalSize = export("getInputSignalSize");
         this.setInputSignal = export("setInputSignal");
         this.writeShared = export("writeSharedRWMemory");
-        this.readShared = export("readSharedRWMemory");
         this.getWitness = export("getWitness");
         this.getInputSize = export("getInputSize");
         this.getMessageChar = export("getMessageChar");
@@ -104,10 +103,10 @@ public final class WitnessCalculator {
         if (n32 < 1 || n32 > 64) {
             throw new WitnessException(name + ": a field element of " + n32 + " 32-bit words: not a circom circuit");
         }
+        this.sharedStart = (int) export("getSharedRWMemoryStart").apply()[0];
         getRawPrime.apply();
         this.prime = readNumber();
         this.witnessSize = (int) export("getWitnessSize").apply()[0];
-        this.sharedStart = (int) export("getSharedRWMemoryStart").apply()[0];
     }
 
     /** The calculator of a circuit.wasm; the circuit's log() lines are dropped. */
@@ -149,30 +148,33 @@ public final class WitnessCalculator {
         return witnessSize;
     }
 
-    /** Parses input.json: each input signal's values (arrays flattened), decimal or 0x-hexadecimal, negative ones mod p. */
-    public Map<String, List<BigInteger>> parseInputs(String inputName, String inputJson) {
+    /**
+     * Parses input.json: each input signal's values (arrays flattened), decimal or 0x-hexadecimal,
+     * negative ones mod p. Messages name the signal; the caller names the file.
+     */
+    public Map<String, List<BigInteger>> parseInputs(String inputJson) {
         JsonNode root;
         try {
             root = JSON.readTree(inputJson);
         } catch (JsonProcessingException e) {
-            throw new WitnessException(inputName + ": not JSON (" + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ")");
+            throw new WitnessException("not JSON (" + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ")");
         }
         if (root == null || !root.isObject()) {
-            throw new WitnessException(inputName + ": expected a JSON object of input signals");
+            throw new WitnessException("expected a JSON object of input signals");
         }
         Map<String, List<BigInteger>> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             List<BigInteger> values = new ArrayList<>();
-            flatten(inputName, e.getKey(), e.getValue(), values);
+            flatten(e.getKey(), e.getValue(), values);
             out.put(e.getKey(), values);
         }
         return out;
     }
 
-    private void flatten(String inputName, String signal, JsonNode n, List<BigInteger> out) {
+    private void flatten(String signal, JsonNode n, List<BigInteger> out) {
         if (n.isArray()) {
             for (JsonNode c : n) {
-                flatten(inputName, signal, c, out);
+                flatten(signal, c, out);
             }
             return;
         }
@@ -190,13 +192,13 @@ public final class WitnessCalculator {
                     throw new NumberFormatException();
                 }
             } catch (NumberFormatException | ArithmeticException x) {
-                throw new WitnessException(inputName + ": input signal " + signal + "[" + out.size() + "]: \"" + abbreviate(s)
+                throw new WitnessException("input signal " + signal + "[" + out.size() + "]: \"" + abbreviate(s)
                         + "\" is not an integer (decimal, or 0x and hexadecimal)");
             }
         } else if (n.isBoolean()) {
             v = n.asBoolean() ? BigInteger.ONE : BigInteger.ZERO;
         } else {
-            throw new WitnessException(inputName + ": input signal " + signal + "[" + out.size() + "]: " + abbreviate(n.toString())
+            throw new WitnessException("input signal " + signal + "[" + out.size() + "]: " + abbreviate(n.toString())
                     + " is not an integer");
         }
         out.add(v.mod(prime));
@@ -218,8 +220,8 @@ public final class WitnessCalculator {
     }
 
     /** input.json to .wtns, the bytes {@code snarkjs wtns calculate} writes. */
-    public byte[] wtns(String inputName, String inputJson) {
-        return wtns(parseInputs(inputName, inputJson));
+    public byte[] wtns(String inputJson) {
+        return wtns(parseInputs(inputJson));
     }
 
     /** The witness of the inputs as a .wtns file (version 2: the prime, then the values little-endian). */
@@ -304,12 +306,14 @@ public final class WitnessCalculator {
         }
     }
 
+    /** The number in the shared memory (n32 words, little-endian), read where it lies. */
     private BigInteger readNumber() {
-        BigInteger v = BigInteger.ZERO;
-        for (int j = n32 - 1; j >= 0; j--) {
-            v = v.shiftLeft(32).or(BigInteger.valueOf(call(readShared, j) & 0xffffffffL));
+        byte[] le = instance.memory().readBytes(sharedStart, 4 * n32);
+        byte[] be = new byte[le.length + 1]; // a leading zero: non-negative
+        for (int i = 0; i < le.length; i++) {
+            be[le.length - i] = le[i];
         }
-        return v;
+        return new BigInteger(be);
     }
 
     private String message() {

@@ -101,23 +101,9 @@ final class DeviceTimeline {
         return f < 0 || l <= f ? 0 : (double) busyNanos / (l - f);
     }
 
-    /** Busy share of the last window nanoseconds. */
+    /** Busy share of the last window nanoseconds: one bin of {@link #busyShares}. */
     double utilizationOver(long window, long now) {
-        long from = now - window;
-        long n = intervals;
-        long busyIn = 0;
-        for (long i = n - 1; i >= Math.max(0, n - RING); i--) {
-            int slot = (int) (i & (RING - 1));
-            long s = ringStart[slot], e = ringEnd[slot];
-            if (e <= from) {
-                break;
-            }
-            busyIn += e - Math.max(s, from);
-        }
-        if (busy) {
-            busyIn += now - Math.max(currentStart, from);
-        }
-        return Math.min(1.0, (double) busyIn / window);
+        return busyShares(now, window, 1)[0];
     }
 
     /**

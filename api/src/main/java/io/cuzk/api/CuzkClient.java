@@ -68,22 +68,43 @@ public final class CuzkClient implements AutoCloseable {
     private final ManagedChannel channel;
     private final ProverGrpc.ProverBlockingStub blocking;
     private final ProverGrpc.ProverStub async;
+    private final Failover failover;
 
-    private CuzkClient(ManagedChannel channel, String token) {
+    private CuzkClient(ManagedChannel channel, String token, Failover failover) {
         this.channel = channel;
+        this.failover = failover;
         Channel c = token == null ? channel : io.grpc.ClientInterceptors.intercept(channel, bearer(token));
         this.blocking = ProverGrpc.newBlockingStub(c);
         this.async = ProverGrpc.newStub(c);
     }
 
-    /** A client of the daemon at target ("host:port"); plaintext unless {@link Builder#tls} is set. */
+    /**
+     * A client of the daemon at target: "host:port" for one daemon; "host1:port,host2:port" or
+     * "dns:///name:port" (every address the name resolves to, e.g. a Kubernetes headless Service)
+     * for several, balanced by their reported load ({@link Builder#balanced}). Plaintext unless
+     * {@link Builder#tls} is set.
+     */
     public static Builder builder(String target) {
         return new Builder(target);
     }
 
+    /** Whether a target names several daemons (a list, or a dns:/// name): balanced by default. */
+    public static boolean namesSeveral(String target) {
+        return Balancing.several(target);
+    }
+
     /** A client over a channel the caller built (in-process tests, custom transports); closing it shuts the channel down. */
     public static CuzkClient of(ManagedChannel channel, String token) {
-        return new CuzkClient(Objects.requireNonNull(channel, "channel"), token);
+        return new CuzkClient(Objects.requireNonNull(channel, "channel"), token, Failover.DEFAULT);
+    }
+
+    /** {@link #of(ManagedChannel, String)} with {@link Builder#failover}'s settings. */
+    public static CuzkClient of(ManagedChannel channel, String token, int maxAttempts, Duration firstBackoff) {
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+        }
+        return new CuzkClient(Objects.requireNonNull(channel, "channel"), token,
+                new Failover(maxAttempts, Objects.requireNonNull(firstBackoff, "firstBackoff")));
     }
 
     public static final class Builder {
@@ -91,6 +112,8 @@ public final class CuzkClient implements AutoCloseable {
         private String token;
         private Path caCert;
         private int maxInboundBytes = 64 << 20;
+        private Boolean balanced;
+        private Failover failover = Failover.DEFAULT;
 
         private Builder(String target) {
             this.target = Objects.requireNonNull(target, "target");
@@ -119,13 +142,59 @@ public final class CuzkClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Spreads calls over every daemon the target names with gRPC's weighted_round_robin policy,
+         * weighted by the load each daemon reports (ORCA), skipping daemons whose health is not
+         * SERVING. On by default for a list or a dns:/// target; for one host:port, calls go to the
+         * first address that answers.
+         */
+        public Builder balanced(boolean v) {
+            this.balanced = v;
+            return this;
+        }
+
+        /**
+         * How {@link #run} places a job again when its daemon is unavailable (gone, or shutting
+         * down): at most maxAttempts calls in all (1 = never again), waiting firstBackoff before
+         * the second, doubling up to 5 s. By default 6 attempts from 0.25 s.
+         */
+        public Builder failover(int maxAttempts, Duration firstBackoff) {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+            }
+            this.failover = new Failover(maxAttempts, Objects.requireNonNull(firstBackoff, "firstBackoff"));
+            return this;
+        }
+
         public CuzkClient build() throws IOException {
             ChannelCredentials creds = caCert == null ? InsecureChannelCredentials.create()
                     : TlsChannelCredentials.newBuilder().trustManager(caCert.toFile()).build();
-            ManagedChannel ch = Grpc.newChannelBuilder(target, creds).maxInboundMessageSize(maxInboundBytes).build();
-            return new CuzkClient(ch, token);
+            boolean several = Balancing.several(target);
+            boolean balance = balanced != null ? balanced : several;
+            if (several || balance) {
+                Balancing.register();
+            }
+            String t = target.contains(",") ? Balancing.listTarget(target) : target;
+            io.grpc.ManagedChannelBuilder<?> b = Grpc.newChannelBuilder(t, creds).maxInboundMessageSize(maxInboundBytes);
+            if (balance) {
+                b.defaultServiceConfig(Balancing.serviceConfig()).disableServiceConfigLookUp();
+            }
+            return new CuzkClient(b.build(), token, failover);
         }
     }
+
+    /** How {@link #run} retries: attempts in all, the first wait (doubling up to 5 s). */
+    record Failover(int maxAttempts, Duration firstBackoff) {
+        static final Failover DEFAULT = new Failover(6, Duration.ofMillis(250));
+
+        long backoffNanos(int attemptsMade) {
+            long first = Math.max(1, firstBackoff.toNanos());
+            return Math.min(TimeUnit.SECONDS.toNanos(5), first << Math.min(20, attemptsMade - 1));
+        }
+    }
+
+    /** A job {@link #run} proved: its result, the daemon that proved it, and the calls it took. */
+    public record Proved(JobResult result, String daemon, int attempts) {}
 
     /** A submitted job: its id on the daemon, and whether the client job id named an earlier submission. */
     public record Submitted(long jobId, boolean existing) {}
@@ -203,64 +272,81 @@ public final class CuzkClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Streams a job's spec and witnesses into a Submit or Run call: the spec first, then up to
+     * CHUNK_BYTES of witness chunks per message in partition order, built and sent only as fast
+     * as the transport takes them (the bytes waiting in this client's memory stay one message, not
+     * the whole job).
+     */
+    private static final class Sender {
+        private final JobSpec spec;
+        private final List<byte[]> witnesses;
+        private final io.grpc.stub.ClientCallStreamObserver<SubmitRequest> out;
+        private final java.util.function.Consumer<Throwable> failed;
+        private int partition;
+        private int offset;
+        private boolean specSent;
+        private boolean finished;
+
+        Sender(JobSpec spec, List<byte[]> witnesses, io.grpc.stub.ClientCallStreamObserver<SubmitRequest> out,
+                java.util.function.Consumer<Throwable> failed) {
+            this.spec = spec;
+            this.witnesses = witnesses;
+            this.out = out;
+            this.failed = failed;
+            out.setOnReadyHandler(this::send);
+        }
+
+        private synchronized void send() {
+            try {
+                while (!finished && out.isReady()) {
+                    SubmitRequest m = next();
+                    if (m == null) {
+                        finished = true;
+                        out.onCompleted();
+                    } else {
+                        out.onNext(m);
+                    }
+                }
+            } catch (RuntimeException e) {
+                finished = true;
+                out.onError(e);
+                failed.accept(e);
+            }
+        }
+
+        /** The next message; null at the end. */
+        private SubmitRequest next() {
+            if (specSent && partition >= witnesses.size()) {
+                return null;
+            }
+            SubmitRequest.Builder msg = SubmitRequest.newBuilder();
+            if (!specSent) {
+                msg.setSpec(spec);
+                specSent = true;
+            }
+            int inMessage = 0;
+            while (inMessage < CHUNK_BYTES && partition < witnesses.size()) {
+                byte[] w = witnesses.get(partition);
+                int n = Math.min(w.length - offset, CHUNK_BYTES - inMessage);
+                msg.addChunks(WitnessChunk.newBuilder().setPartition(partition).setData(ByteString.copyFrom(w, offset, n)));
+                offset += n;
+                inMessage += n;
+                if (offset == w.length) {
+                    partition++;
+                    offset = 0;
+                }
+            }
+            return msg.build();
+        }
+    }
+
     private CompletableFuture<Submitted> submitAsync(JobSpec spec, List<byte[]> witnesses) {
         CompletableFuture<Submitted> done = new CompletableFuture<>();
         async.submit(new io.grpc.stub.ClientResponseObserver<SubmitRequest, SubmitReply>() {
-            private io.grpc.stub.ClientCallStreamObserver<SubmitRequest> out;
-            private int partition;
-            private int offset;
-            private boolean specSent;
-            private boolean finished;
-
             @Override
             public void beforeStart(io.grpc.stub.ClientCallStreamObserver<SubmitRequest> requests) {
-                out = requests;
-                // messages are built and sent only as fast as the transport takes them: the bytes
-                // waiting in this client's memory stay one message, not the whole job
-                requests.setOnReadyHandler(this::send);
-            }
-
-            private synchronized void send() {
-                try {
-                    while (!finished && out.isReady()) {
-                        SubmitRequest m = next();
-                        if (m == null) {
-                            finished = true;
-                            out.onCompleted();
-                        } else {
-                            out.onNext(m);
-                        }
-                    }
-                } catch (RuntimeException e) {
-                    finished = true;
-                    out.onError(e);
-                    done.completeExceptionally(e);
-                }
-            }
-
-            /** The next message: the spec first, then up to CHUNK_BYTES of witness chunks in partition order; null at the end. */
-            private SubmitRequest next() {
-                if (specSent && partition >= witnesses.size()) {
-                    return null;
-                }
-                SubmitRequest.Builder msg = SubmitRequest.newBuilder();
-                if (!specSent) {
-                    msg.setSpec(spec);
-                    specSent = true;
-                }
-                int inMessage = 0;
-                while (inMessage < CHUNK_BYTES && partition < witnesses.size()) {
-                    byte[] w = witnesses.get(partition);
-                    int n = Math.min(w.length - offset, CHUNK_BYTES - inMessage);
-                    msg.addChunks(WitnessChunk.newBuilder().setPartition(partition).setData(ByteString.copyFrom(w, offset, n)));
-                    offset += n;
-                    inMessage += n;
-                    if (offset == w.length) {
-                        partition++;
-                        offset = 0;
-                    }
-                }
-                return msg.build();
+                new Sender(spec, witnesses, requests, done::completeExceptionally);
             }
 
             @Override
@@ -279,6 +365,140 @@ public final class CuzkClient implements AutoCloseable {
             }
         });
         return done;
+    }
+
+    /**
+     * Proves a job of one partition per witness (.wtns bytes) on whichever daemon the channel
+     * picks, following it there (one Run call: the witnesses in, the events out), and places it
+     * again under the same client job id when its daemon becomes unavailable: a daemon killed
+     * or shutting down before it finished, or none reachable at that moment (at most the
+     * builder's {@link Builder#failover attempts}, with growing waits). The caller gets exactly one
+     * outcome: the proofs, {@link JobFailedException} when the job itself failed (a bad witness
+     * fails everywhere: not retried), or a StatusRuntimeException (UNAVAILABLE naming the attempts
+     * when no daemon could take it; DEADLINE_EXCEEDED when the timeout passed). A null
+     * clientJobId gets a random one. progress sees every event, each naming its daemon.
+     */
+    public Proved run(String key, List<byte[]> witnesses, Priority priority, String clientJobId, Duration timeout,
+            java.util.function.Consumer<JobEvent> progress) {
+        CompletableFuture<Proved> f = runAsync(key, witnesses, priority, clientJobId, timeout, progress);
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            throw io.grpc.Status.CANCELLED.withDescription("interrupted while waiting for the job").asRuntimeException();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** {@link #run} without blocking; cancelling the future cancels the call, and with it the job on its daemon. */
+    public CompletableFuture<Proved> runAsync(String key, List<byte[]> witnesses, Priority priority, String clientJobId, Duration timeout,
+            java.util.function.Consumer<JobEvent> progress) {
+        String id = clientJobId != null ? clientJobId : "cuzk-" + java.util.UUID.randomUUID();
+        Placement p = new Placement(spec(key, witnesses.size(), priority, id), List.copyOf(witnesses),
+                System.nanoTime() + timeout.toNanos(), progress == null ? e -> { } : progress);
+        attempt(p);
+        return p.done;
+    }
+
+    /** One job's way through its attempts. */
+    private static final class Placement {
+        final JobSpec spec;
+        final List<byte[]> witnesses;
+        final long deadlineNanos;
+        final java.util.function.Consumer<JobEvent> progress;
+        final CompletableFuture<Proved> done = new CompletableFuture<>();
+        int attempts;
+        volatile io.grpc.stub.ClientCallStreamObserver<SubmitRequest> call;
+
+        Placement(JobSpec spec, List<byte[]> witnesses, long deadlineNanos, java.util.function.Consumer<JobEvent> progress) {
+            this.spec = spec;
+            this.witnesses = witnesses;
+            this.deadlineNanos = deadlineNanos;
+            this.progress = progress;
+            done.whenComplete((v, e) -> {
+                io.grpc.stub.ClientCallStreamObserver<SubmitRequest> c = call;
+                if (done.isCancelled() && c != null) {
+                    c.cancel("the caller cancelled the job", null);
+                }
+            });
+        }
+    }
+
+    private void attempt(Placement p) {
+        long left = p.deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+            p.done.completeExceptionally(io.grpc.Status.DEADLINE_EXCEEDED.withDescription("job " + p.spec.getClientJobId()
+                    + " was not proved in time (" + p.attempts + " attempts)").asRuntimeException());
+            return;
+        }
+        p.attempts++;
+        async.withDeadlineAfter(left, TimeUnit.NANOSECONDS).run(new io.grpc.stub.ClientResponseObserver<SubmitRequest, JobEvent>() {
+            @Override
+            public void beforeStart(io.grpc.stub.ClientCallStreamObserver<SubmitRequest> requests) {
+                p.call = requests;
+                new Sender(p.spec, p.witnesses, requests, p.done::completeExceptionally);
+            }
+
+            @Override
+            public void onNext(JobEvent e) {
+                if (p.done.isDone()) {
+                    return;
+                }
+                try {
+                    p.progress.accept(e);
+                } catch (RuntimeException ignored) {
+                    // a caller's progress view must not lose the job
+                }
+                try {
+                    JobResult r = outcome(e);
+                    if (r != null) {
+                        p.done.complete(new Proved(r, e.getDaemon(), p.attempts));
+                    }
+                } catch (JobFailedException x) {
+                    p.done.completeExceptionally(x);
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                if (p.done.isDone()) {
+                    return;
+                }
+                io.grpc.Status s = io.grpc.Status.fromThrowable(t);
+                if (s.getCode() != io.grpc.Status.Code.UNAVAILABLE) {
+                    p.done.completeExceptionally(t);
+                    return;
+                }
+                long wait = failover.backoffNanos(p.attempts);
+                if (p.attempts >= failover.maxAttempts() || System.nanoTime() + wait >= p.deadlineNanos) {
+                    p.done.completeExceptionally(io.grpc.Status.UNAVAILABLE.withDescription("job " + p.spec.getClientJobId()
+                            + " could not be placed on any daemon in " + p.attempts + " attempts; the last: "
+                            + (s.getDescription() != null ? s.getDescription() : String.valueOf(s.getCause()))).withCause(t)
+                            .asRuntimeException());
+                    return;
+                }
+                // its daemon went away or is shutting down: the channel picks another (or the same
+                // one once it is back), the same client job id, never a second result for the caller
+                CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(() -> {
+                    if (!p.done.isDone()) {
+                        attempt(p);
+                    }
+                });
+            }
+
+            @Override
+            public void onCompleted() {
+                if (!p.done.isDone()) {
+                    p.done.completeExceptionally(new IllegalStateException("the daemon ended Run of job " + p.spec.getClientJobId()
+                            + " before the job ended"));
+                }
+            }
+        });
     }
 
     /** The job's events as they happen, ending with DONE, FAILED or CANCELLED. */

@@ -44,8 +44,12 @@ final class ProveCommand implements CliCommand {
 
     /** The options of a daemon's client (here, without loading gRPC: the local proof's start pays nothing for them). */
     static void addClientOptions(CommandSpec spec, String serverHelp) {
-        spec.addOption(serverHelp == null ? Specs.required("--server", "HOST:PORT", String.class, "the daemon (bin/cuzk serve)")
-                : Specs.option("--server", "HOST:PORT", String.class, null, serverHelp));
+        String several = "; several as HOST:PORT,HOST:PORT or dns:///NAME:PORT (every address of the name), balanced by their"
+                + " reported load";
+        spec.addOption(serverHelp == null ? Specs.required("--server", "HOST:PORT", String.class, "the daemon (bin/cuzk serve)" + several)
+                : Specs.option("--server", "HOST:PORT", String.class, null, serverHelp + several));
+        spec.addOption(Specs.option("--attempts", "N", int.class, "6", "a job whose daemon goes away (killed, shutting down) or "
+                + "that no daemon takes is placed again, under the same client job id, up to N calls in all"));
         spec.addOption(Specs.option("--token-file", "FILE", Path.class, null, "the daemon's bearer token (the file's first line)"));
         spec.addOption(Specs.option("--tls-ca", "FILE", Path.class, null, "TLS to the daemon, trusting the certificates in FILE (PEM)"));
     }

@@ -35,6 +35,7 @@ final class Remote {
         Path ca = Specs.value(parsed, "--tls-ca");
         try {
             CuzkClient.Builder b = CuzkClient.builder(server);
+            b.failover(Specs.intValue(parsed, "--attempts", 1, 1000), Duration.ofMillis(250));
             if (token != null) {
                 b.tokenFile(token);
             }
@@ -97,32 +98,28 @@ final class Remote {
         try (CuzkClient c = client(parsed);
                 ProgressLine line = ProgressLine.start(root.err, progress, () -> "cuzk prove: " + key + " on " + server + ": " + state.get()
                         + ", " + Math.round((System.nanoTime() - t0) / 1e8) / 10.0 + " s")) {
-            CuzkClient.Submitted job = c.submit(key, List.of(witness), priority, null);
-            state.set("job " + job.jobId() + " submitted");
-            JobResult r;
+            CuzkClient.Proved proved;
             try {
-                r = c.await(job.jobId(), Duration.ofSeconds(timeoutS), e -> state.set("job " + job.jobId() + " "
-                        + e.getState().name().replace("JOB_STATE_", "").toLowerCase(java.util.Locale.ROOT) + ", " + e.getPartitionsDone() + "/"
-                        + e.getPartitions() + " partitions"));
+                proved = c.run(key, List.of(witness), priority, null, Duration.ofSeconds(timeoutS), e -> state.set("job " + e.getJobId()
+                        + " on " + e.getDaemon() + " " + e.getState().name().replace("JOB_STATE_", "").toLowerCase(java.util.Locale.ROOT)
+                        + ", " + e.getPartitionsDone() + "/" + e.getPartitions() + " partitions"));
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED) {
-                    try {
-                        c.cancel(job.jobId()); // nobody waits for it any more: the device has better things to do
-                    } catch (StatusRuntimeException ignored) {
-                        // the daemon is gone or the job ended: nothing to cancel
-                    }
-                    throw new RemoteFailure("the daemon at " + server + " did not prove job " + job.jobId() + " within --timeout-s "
-                            + timeoutS + "; it was cancelled", Main.FAILURE);
+                    // the call's end cancelled the job on its daemon: the device has better things to do
+                    throw new RemoteFailure("the daemon at " + server + " did not prove the job within --timeout-s " + timeoutS
+                            + "; it was cancelled", Main.FAILURE);
                 }
                 throw e;
             }
+            JobResult r = proved.result();
             PartitionProof p = r.getProofs(0);
             OutputFiles.writeTogether(List.of(proofJson, publicJson), List.of(p.getProofJson().getBytes(StandardCharsets.UTF_8),
                     p.getPublicJson().getBytes(StandardCharsets.UTF_8)));
             line.close();
             if (!quiet) {
-                root.out.println(key + " on " + server + ": job " + job.jobId() + " proved in " + Math.round((System.nanoTime() - t0) / 1e6)
-                        + " ms");
+                root.out.println(key + " on " + proved.daemon() + ": job " + r.getJobId() + " proved in "
+                        + Math.round((System.nanoTime() - t0) / 1e6) + " ms" + (proved.attempts() > 1 ? " (placed " + proved.attempts()
+                        + " times)" : ""));
                 root.out.println("wrote " + proofJson + " and " + publicJson);
             }
             return Main.OK;
@@ -152,17 +149,23 @@ final class Remote {
             throw new UncheckedIOException(e);
         }
         Priority[] prios = {Priority.PRIORITY_LOW, Priority.PRIORITY_NORMAL, Priority.PRIORITY_HIGH, Priority.PRIORITY_CRITICAL};
+        int inFlight = Specs.intValue(parsed, "--in-flight", 0, 1_000_000);
+        boolean several = CuzkClient.namesSeveral(server);
         try (CuzkClient c = client(parsed)) {
             for (int j = 0; j < warmupJobs; j++) {
                 List<byte[]> parts = new java.util.ArrayList<>(partitions);
                 for (int p = 0; p < partitions; p++) {
                     parts.add(bytes.get(p % bytes.size()));
                 }
-                c.await(c.submit(key, parts, Priority.PRIORITY_NORMAL, null).jobId(), Duration.ofHours(1));
+                c.run(key, parts, Priority.PRIORITY_NORMAL, null, Duration.ofHours(1), null);
             }
-            long before = c.status().getPartitionsDone();
+            // with several daemons, a status call reaches one of them: the count is then the results'
+            long before = several ? 0 : c.status().getPartitionsDone();
             long[] latencyNanos = new long[jobs];
-            List<java.util.concurrent.CompletableFuture<JobResult>> results = new java.util.ArrayList<>(jobs);
+            List<java.util.concurrent.CompletableFuture<CuzkClient.Proved>> results = new java.util.ArrayList<>(jobs);
+            // at most --in-flight jobs at a time (0: all at once), as provers feeding a farm do: the
+            // balancer's weights then steer the later jobs
+            java.util.concurrent.Semaphore window = new java.util.concurrent.Semaphore(inFlight > 0 ? inFlight : Integer.MAX_VALUE);
             long t0 = System.nanoTime();
             for (int j = 0; j < jobs; j++) {
                 List<byte[]> parts = new java.util.ArrayList<>(partitions);
@@ -170,18 +173,26 @@ final class Remote {
                     parts.add(bytes.get((j * partitions + p) % bytes.size()));
                 }
                 int job = j;
+                window.acquireUninterruptibly();
                 long submitted = System.nanoTime();
-                results.add(c.submitAsync(key, parts, mixed ? prios[j % prios.length] : Priority.PRIORITY_NORMAL, null)
-                        .thenCompose(s -> c.awaitAsync(s.jobId()))
-                        .whenComplete((r, e) -> latencyNanos[job] = System.nanoTime() - submitted));
+                results.add(c.runAsync(key, parts, mixed ? prios[j % prios.length] : Priority.PRIORITY_NORMAL, null, Duration.ofHours(1), null)
+                        .whenComplete((r, e) -> {
+                            latencyNanos[job] = System.nanoTime() - submitted;
+                            window.release();
+                        }));
             }
-            for (java.util.concurrent.CompletableFuture<JobResult> f : results) {
-                if (f.join().getProofsCount() != partitions) {
-                    throw new IllegalStateException("a job came back with " + f.join().getProofsCount() + " proofs, not " + partitions);
+            java.util.Map<String, Integer> byDaemon = new java.util.TreeMap<>();
+            int placedAgain = 0;
+            for (java.util.concurrent.CompletableFuture<CuzkClient.Proved> f : results) {
+                CuzkClient.Proved r = f.join();
+                if (r.result().getProofsCount() != partitions) {
+                    throw new IllegalStateException("a job came back with " + r.result().getProofsCount() + " proofs, not " + partitions);
                 }
+                byDaemon.merge(r.daemon(), 1, Integer::sum);
+                placedAgain += r.attempts() > 1 ? 1 : 0;
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
-            Status s = c.status();
+            Status s = several ? Status.getDefaultInstance() : c.status();
             long[] sorted = latencyNanos.clone();
             java.util.Arrays.sort(sorted);
             double p50 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(0.50 * sorted.length) - 1)] / 1e6;
@@ -189,15 +200,23 @@ final class Remote {
             double max = sorted[sorted.length - 1] / 1e6;
             long total = (long) jobs * partitions;
             DeviceStatus d = s.getDevicesCount() > 0 ? s.getDevices(0) : DeviceStatus.getDefaultInstance();
+            StringBuilder spread = new StringBuilder();
+            for (Map.Entry<String, Integer> e : byDaemon.entrySet()) {
+                spread.append(spread.isEmpty() ? "" : json ? "," : ", ").append(json ? "\"" + e.getKey() + "\":" + e.getValue()
+                        : e.getKey() + " " + e.getValue());
+            }
             if (json) {
-                root.out.printf(Locale.ROOT, "{\"server\":\"%s\",\"partitions\":%d,\"partitionsDoneByDaemon\":%d,\"seconds\":%.6f,"
+                root.out.printf(Locale.ROOT, "{\"server\":\"%s\",\"partitions\":%d,%s\"seconds\":%.6f,"
                         + "\"proofsPerSecond\":%.4f,\"jobLatencyMs\":{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f,\"count\":%d},"
-                        + "\"deviceUtilization\":%.6f}%n", server, total, s.getPartitionsDone() - before, seconds, total / seconds,
-                        p50, p99, max, jobs, d.getUtilization());
+                        + "%s\"jobsByDaemon\":{%s},\"jobsPlacedAgain\":%d}%n", server, total,
+                        several ? "" : "\"partitionsDoneByDaemon\":" + (s.getPartitionsDone() - before) + ",", seconds, total / seconds,
+                        p50, p99, max, jobs, several ? "" : String.format(Locale.ROOT, "\"deviceUtilization\":%.6f,", d.getUtilization()),
+                        spread, placedAgain);
             } else {
                 root.out.printf(Locale.ROOT, "%d partitions in %.2f s through %s: %.1f proofs/s; job latency p50 %.1f ms, p99 %.1f ms,"
-                        + " max %.1f ms; device utilization %.4f%n", total, seconds, server, total / seconds, p50, p99, max,
-                        d.getUtilization());
+                        + " max %.1f ms%s; jobs by daemon: %s%s%n", total, seconds, server, total / seconds, p50, p99, max,
+                        several ? "" : String.format(Locale.ROOT, "; device utilization %.4f", d.getUtilization()), spread,
+                        placedAgain > 0 ? "; " + placedAgain + " placed again" : "");
             }
             return Main.OK;
         } catch (StatusRuntimeException e) {
@@ -261,8 +280,13 @@ final class Remote {
 
     static String render(String server, Status s, List<KeyInfo> keys) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "cuzk daemon %s  version %s  up %.0f s%s%n", server, s.getVersion(), s.getUptimeSeconds(),
+        b.append(String.format(Locale.ROOT, "cuzk daemon %s (%s)  version %s  up %.0f s%s%n", server, s.getName(), s.getVersion(),
+                s.getUptimeSeconds(),
                 s.getDraining() ? "  DRAINING" : ""));
+        var l = s.getLoad();
+        b.append(String.format(Locale.ROOT, "load (reported to balancing clients, last %.0f s): %.1f partitions/s, utilization %.3f "
+                + "(devices busy %.3f, %d partitions queued), memory %.3f, cpu %.3f%n", l.getWindowSeconds(), l.getQps(),
+                l.getApplicationUtilization(), l.getDeviceBusy(), l.getQueuedPartitions(), l.getMemoryUtilization(), l.getCpuUtilization()));
         b.append(String.format(Locale.ROOT, "jobs: %d submitted, %d done, %d failed, %d cancelled; partitions done %d%n",
                 s.getJobsSubmitted(), s.getJobsDone(), s.getJobsFailed(), s.getJobsCancelled(), s.getPartitionsDone()));
         b.append("partitions now:");

@@ -30,6 +30,8 @@ final class ServeCommand implements CliCommand {
         spec.addOption(Specs.option("--listen", "HOST:PORT", String.class, "127.0.0.1:7878",
                 "where to listen; an address other than loopback needs --tls-cert and --tls-key, or --insecure"));
         spec.addOption(Specs.flag("--preload", "read every key at start instead of at its first job"));
+        spec.addOption(Specs.option("--name", "NAME", String.class, null, "the daemon's name in its status and its jobs' results "
+                + "(default: HOST:PORT listened on, the host's name for a wildcard address)"));
         spec.addOption(Specs.option("--http", "HOST:PORT", String.class, null,
                 "also serve the status page (/), /metrics (Prometheus), /api/status, /api/utilization, /api/timeline and "
                         + "/trace?seconds=N here: HTTPS with --tls-cert; an address other than loopback needs TLS or --insecure"));
@@ -104,7 +106,7 @@ final class ServeCommand implements CliCommand {
             cfg.memoryBudgetBytes((long) Specs.inRange(parsed, "--budget-mib", budgetMib, 1, Integer.MAX_VALUE) << 20);
         }
         Path cert = Specs.value(parsed, "--tls-cert"), key = Specs.value(parsed, "--tls-key");
-        CuzkServer.Builder b = CuzkServer.builder().listen(host, port).keys(keys).preload(Specs.value(parsed, "--preload"))
+        CuzkServer.Builder b = CuzkServer.builder().listen(host, port).name(Specs.value(parsed, "--name")).keys(keys).preload(Specs.value(parsed, "--preload"))
                 .insecure(Specs.value(parsed, "--insecure")).token(token).engine(cfg.build())
                 .drainTimeout(Duration.ofSeconds(Specs.intValue(parsed, "--drain-timeout-s", 0, 86_400)))
                 .resultTtl(Duration.ofSeconds(Specs.intValue(parsed, "--result-ttl-s", 0, 30 * 86_400)))

@@ -74,6 +74,8 @@ final class WorkloadCommand implements CliCommand {
                 + "time, first alone and then submitted into the backlog of the other jobs"));
         spec.addOption(Specs.option("--urgent-partitions", "P", int.class, "10", "partitions per urgent job"));
         spec.addOption(Specs.option("--warmup-jobs", "N", int.class, "0", "prove N jobs first, untimed and not reported"));
+        spec.addOption(Specs.option("--in-flight", "N", int.class, "0", "with --server: at most N jobs submitted and not yet proved "
+                + "at a time (0: all at once)"));
         spec.addOption(Specs.option("--progress", "auto|always|never", String.class, "auto", "a progress line on stderr (partitions "
                 + "done, proofs/s, utilization, partitions by phase): auto shows it when stderr is a terminal"));
         spec.addOption(Specs.option("--trace", "FILE", Path.class, null, "write what every worker did into FILE as Chrome trace-event "

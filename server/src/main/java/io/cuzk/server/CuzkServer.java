@@ -47,6 +47,7 @@ public final class CuzkServer implements AutoCloseable {
     private final ExecutorService completions;
     private final Duration drainTimeout;
     private final HttpEndpoints http;
+    private final LoadReports load;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private CuzkServer(Builder b, KeyDirectory keys) throws IOException {
@@ -64,7 +65,7 @@ public final class CuzkServer implements AutoCloseable {
                     r.run();
                 }
             };
-            this.service = new ProverService(engine, keys, new ServerLimits(b.maxWitnessBytes, b.maxQueuedPartitions, b.maxReceivingBytes, b.resultTtl),
+            this.service = new ProverService(b.name != null ? b.name : defaultName(b, b.port), engine, keys, new ServerLimits(b.maxWitnessBytes, b.maxQueuedPartitions, b.maxReceivingBytes, b.resultTtl),
                     results);
             this.health = new HealthStatusManager();
             ServerBuilder<?> sb;
@@ -76,16 +77,27 @@ public final class CuzkServer implements AutoCloseable {
                 sb = NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.port), creds);
             }
             sb.maxInboundMessageSize(b.maxMessageBytes);
+            this.load = new LoadReports(engine, service, b.maxQueuedPartitions, b.engine.devices().size() * b.engine.workersPerDevice());
+            service.load = load;
+            // every Prover call's trailers carry the load too (clients balancing without the
+            // out-of-band stream read it there)
+            io.grpc.ServerInterceptor orcaTrailers = io.grpc.xds.orca.OrcaMetricReportingServerInterceptor.create(load.recorder);
             if (b.token != null) {
                 TokenCheck check = new TokenCheck(b.token);
-                sb.addService(ServerInterceptors.intercept(service, check));
+                sb.addService(ServerInterceptors.intercept(service, orcaTrailers, check));
                 sb.addService(ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance(), check));
             } else {
-                sb.addService(service);
+                sb.addService(ServerInterceptors.intercept(service, orcaTrailers));
                 sb.addService(ProtoReflectionServiceV1.newInstance());
             }
+            // health and the load reports need no token, as a balancing client's channel asks for
+            // them on each connection without the caller's credentials; they tell no job's data
             sb.addService(health.getHealthService());
+            sb.addService(io.grpc.xds.orca.OrcaServiceImpl.createService(ticker, load.recorder, 1, TimeUnit.SECONDS));
             this.server = sb.build().start();
+            if (b.name == null && b.inProcessName == null) {
+                service.name = defaultName(b, server.getPort()); // the port chosen, when asked for port 0
+            }
             try {
                 this.http = b.httpHost == null ? null : new HttpEndpoints(b.httpHost, b.httpPort, engine, service, keys, b.token, b.tlsCert,
                         b.tlsKey);
@@ -96,6 +108,7 @@ public final class CuzkServer implements AutoCloseable {
             health.setStatus("", ServingStatus.SERVING);
             health.setStatus(SERVICE, ServingStatus.SERVING);
             ticker.scheduleWithFixedDelay(this::tick, 100, 100, TimeUnit.MILLISECONDS);
+            ticker.scheduleAtFixedRate(this::sampleLoad, 0, 1, TimeUnit.SECONDS);
         } catch (IOException | RuntimeException e) {
             engine.shutdownNow();
             completions.shutdownNow();
@@ -104,9 +117,39 @@ public final class CuzkServer implements AutoCloseable {
         }
     }
 
+    private void sampleLoad() {
+        try {
+            load.sample();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cuzk serve: load report: " + e);
+        }
+    }
+
+    /** The daemon's name when not given: the address it listens on, with the host's name for a wildcard address. */
+    private static String defaultName(Builder b, int port) {
+        if (b.inProcessName != null) {
+            return b.inProcessName;
+        }
+        String host = b.host;
+        try {
+            if (InetAddress.getByName(host).isAnyLocalAddress()) {
+                host = InetAddress.getLocalHost().getHostName();
+            }
+        } catch (IOException e) {
+            // the listening address as given
+        }
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** The load this daemon reports to balancing clients (ORCA), as last sampled. */
+    public LoadReports.Load load() {
+        return load.last();
+    }
+
     private void tick() {
         try {
             service.tick();
+            load.tick();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + e);
         }
@@ -136,6 +179,13 @@ public final class CuzkServer implements AutoCloseable {
         private int maxMessageBytes = 8 << 20;
         private String httpHost;
         private int httpPort;
+        private String name;
+
+        /** The daemon's name in its status and its jobs' events (default: host:port listened on). */
+        public Builder name(String name) {
+            this.name = name == null || name.isBlank() ? null : name.strip();
+            return this;
+        }
 
         /** Also serve /metrics, /api/status, /api/timeline and /trace here: HTTPS with TLS; off loopback only with TLS or insecure. */
         public Builder http(String host, int port) {
@@ -359,6 +409,7 @@ public final class CuzkServer implements AutoCloseable {
         int cancelled = 0;
         for (ServerJob j : left) {
             j.cancelReason = "the daemon shut down before the job finished (drain time " + timeout.toSeconds() + " s)";
+            j.shutDown = true;
             if (j.handle.cancel()) {
                 cancelled++;
             }

@@ -69,7 +69,13 @@ final class ProverService extends ProverGrpc.ProverImplBase {
     private final Map<String, CompletableFuture<ServerJob>> byClientId = new ConcurrentHashMap<>();
     private volatile boolean draining;
 
-    ProverService(Engine engine, KeyDirectory keys, ServerLimits limits, Executor completions) {
+    /** The load reported to balancing clients, in the status too; set once the server is built. */
+    volatile LoadReports load;
+    /** The daemon's name (serve --name), in its status and in every job event; set once the port is known. */
+    volatile String name;
+
+    ProverService(String name, Engine engine, KeyDirectory keys, ServerLimits limits, Executor completions) {
+        this.name = name;
         this.engine = engine;
         this.keys = keys;
         this.limits = limits;
@@ -78,6 +84,11 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
     void drain() {
         draining = true;
+    }
+
+    /** Partitions accepted and not yet ended (queued, in synthesis, on a device, finalizing). */
+    long queuedPartitions() {
+        return queuedPartitions.get();
     }
 
     boolean draining() {
@@ -235,7 +246,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             } catch (IllegalStateException e) {
                 throw status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down: " + e.getMessage());
             }
-            ServerJob job = new ServerJob(ids.incrementAndGet(), spec.getClientJobId(), entry.name, h, arena, witnesses);
+            ServerJob job = new ServerJob(ids.incrementAndGet(), spec.getClientJobId(), entry.name, name, h, arena, witnesses);
             jobs.put(job.id, job);
             accepted = true;
             // built off the engine's threads: a finalizer completes the future and must not wait for JSON
@@ -265,135 +276,206 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         }
     }
 
+    /**
+     * The receiving side of Submit and Run: the spec, then the witnesses in chunks, within the
+     * daemon's limits; once the stream is complete and whole, hands spec and witnesses on. A
+     * StatusRuntimeException from there ends the call with that status.
+     */
+    private final class Receiver implements StreamObserver<SubmitRequest> {
+        private final StreamObserver<?> reply;
+        private final java.util.function.BiConsumer<JobSpec, List<ByteString>> received;
+
+        Receiver(StreamObserver<?> reply, java.util.function.BiConsumer<JobSpec, List<ByteString>> received) {
+            this.reply = reply;
+            this.received = received;
+        }
+
+        private JobSpec spec;
+        private final List<ByteString> parts = new ArrayList<>();
+        private long bytes;
+        private boolean failed;
+
+        private void fail(StatusRuntimeException e) {
+            failed = true;
+            release();
+            reply.onError(e);
+        }
+
+        /** Gives this stream's share of the bytes being received back, once. */
+        private void release() {
+            parts.clear();
+            receiving.addAndGet(-bytes);
+            bytes = 0;
+        }
+
+        @Override
+        public void onNext(SubmitRequest m) {
+            if (failed) {
+                return;
+            }
+            if (spec == null) {
+                if (!m.hasSpec()) {
+                    fail(status(io.grpc.Status.INVALID_ARGUMENT, "the first Submit message must hold the job's spec"));
+                    return;
+                }
+                spec = m.getSpec();
+                if (spec.getPartitions() == 0) {
+                    fail(status(io.grpc.Status.INVALID_ARGUMENT, "the job's spec declares no partitions"));
+                    return;
+                }
+                if (Integer.toUnsignedLong(spec.getPartitions()) > limits.maxQueuedPartitions()) {
+                    fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job declares " + Integer.toUnsignedLong(spec.getPartitions())
+                            + " partitions; the daemon queues at most " + limits.maxQueuedPartitions()));
+                    return;
+                }
+                if (draining) {
+                    fail(status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"));
+                    return;
+                }
+            } else if (m.hasSpec()) {
+                fail(status(io.grpc.Status.INVALID_ARGUMENT, "a Submit stream holds one spec, in its first message"));
+                return;
+            }
+            for (WitnessChunk c : m.getChunksList()) {
+                long p = Integer.toUnsignedLong(c.getPartition());
+                if (p >= Integer.toUnsignedLong(spec.getPartitions()) || p < parts.size() - 1) {
+                    fail(status(io.grpc.Status.INVALID_ARGUMENT, "a witness chunk for partition " + p + " after partition "
+                            + (parts.size() - 1) + " of " + spec.getPartitions() + " (chunks come in partition order)"));
+                    return;
+                }
+                if (p > parts.size()) {
+                    fail(status(io.grpc.Status.INVALID_ARGUMENT, "witness chunks skip partition " + parts.size()));
+                    return;
+                }
+                int n = c.getData().size();
+                bytes += n; // counted in both at once: release() gives back exactly what was taken
+                long all = receiving.addAndGet(n);
+                if (bytes > limits.maxWitnessBytes()) {
+                    fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job's witnesses exceed the daemon's limit of "
+                            + limits.maxWitnessBytes() + " bytes"));
+                    return;
+                }
+                // all Submit streams together: what the daemon holds of witnesses not yet accepted
+                if (all > limits.maxReceivingBytes()) {
+                    fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the daemon is receiving more witness bytes than its limit of "
+                            + limits.maxReceivingBytes() + " over all submissions; try again shortly"));
+                    return;
+                }
+                if (p == parts.size()) {
+                    parts.add(c.getData());
+                } else {
+                    parts.set((int) p, parts.get((int) p).concat(c.getData()));
+                }
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            if (!failed) {
+                failed = true;
+                release(); // the client went away: nothing was accepted
+            }
+        }
+
+        @Override
+        public void onCompleted() {
+            if (failed) {
+                return;
+            }
+            try {
+                complete();
+            } finally {
+                release(); // accepted (the bytes are in native memory now) or refused
+            }
+        }
+
+        private void complete() {
+            if (spec == null) {
+                reply.onError(status(io.grpc.Status.INVALID_ARGUMENT, "an empty Submit stream"));
+                return;
+            }
+            if (parts.size() != spec.getPartitions()) {
+                reply.onError(status(io.grpc.Status.INVALID_ARGUMENT, "the job declares " + spec.getPartitions()
+                        + " partitions but the stream carried witnesses for " + parts.size()));
+                return;
+            }
+            try {
+                List<ByteString> all = List.copyOf(parts);
+                parts.clear();
+                received.accept(spec, all);
+            } catch (StatusRuntimeException e) {
+                reply.onError(e);
+            }
+        }
+    }
+
     @Override
     public StreamObserver<SubmitRequest> submit(StreamObserver<SubmitReply> reply) {
         ServerCallStreamObserver<SubmitReply> call = (ServerCallStreamObserver<SubmitReply>) reply;
-        return new StreamObserver<>() {
-            private JobSpec spec;
-            private final List<ByteString> parts = new ArrayList<>();
-            private long bytes;
-            private boolean failed;
-
-            private void fail(StatusRuntimeException e) {
-                failed = true;
-                release();
-                reply.onError(e);
+        return new Receiver(reply, (spec, witnesses) -> {
+            Accepted a = accept(spec, witnesses);
+            if (call.isCancelled() && !a.existing() && spec.getClientJobId().isEmpty()) {
+                // the client left before it could learn the job's id: nobody could ever await or cancel it
+                a.job().cancelReason = "the Submit call was cancelled before it returned";
+                a.job().handle.cancel();
+                return;
             }
+            reply.onNext(a.reply());
+            reply.onCompleted();
+        });
+    }
 
-            /** Gives this stream's share of the bytes being received back, once. */
-            private void release() {
-                parts.clear();
-                receiving.addAndGet(-bytes);
-                bytes = 0;
+    @Override
+    public StreamObserver<SubmitRequest> run(StreamObserver<JobEvent> reply) {
+        ServerCallStreamObserver<JobEvent> call = (ServerCallStreamObserver<JobEvent>) reply;
+        java.util.concurrent.atomic.AtomicReference<ServerJob> followed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
+        // the caller gone (cancelled, its deadline passed, its connection lost): nobody waits for
+        // the job here any more; it goes, and its client job id is free for a later attempt
+        call.setOnCancelHandler(() -> {
+            gone.set(true);
+            ServerJob j = followed.get();
+            if (j != null) {
+                abandon(j);
             }
+        });
+        return new Receiver(reply, (spec, witnesses) -> {
+            ServerJob j = accept(spec, witnesses).job();
+            ServerJob.Watcher w = new ServerJob.Watcher(call, j);
+            followed.set(j);
+            if (gone.get()) { // cancelled while the job was being accepted
+                abandon(j);
+                return;
+            }
+            j.watchers.add(w);
+            w.offer(j.event());
+            if (j.end() != null) {
+                w.offer(j.end());
+            }
+        });
+    }
 
-            @Override
-            public void onNext(SubmitRequest m) {
-                if (failed) {
-                    return;
-                }
-                if (spec == null) {
-                    if (!m.hasSpec()) {
-                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "the first Submit message must hold the job's spec"));
-                        return;
-                    }
-                    spec = m.getSpec();
-                    if (spec.getPartitions() == 0) {
-                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "the job's spec declares no partitions"));
-                        return;
-                    }
-                    if (Integer.toUnsignedLong(spec.getPartitions()) > limits.maxQueuedPartitions()) {
-                        fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job declares " + Integer.toUnsignedLong(spec.getPartitions())
-                                + " partitions; the daemon queues at most " + limits.maxQueuedPartitions()));
-                        return;
-                    }
-                    if (draining) {
-                        fail(status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"));
-                        return;
-                    }
-                } else if (m.hasSpec()) {
-                    fail(status(io.grpc.Status.INVALID_ARGUMENT, "a Submit stream holds one spec, in its first message"));
-                    return;
-                }
-                for (WitnessChunk c : m.getChunksList()) {
-                    long p = Integer.toUnsignedLong(c.getPartition());
-                    if (p >= Integer.toUnsignedLong(spec.getPartitions()) || p < parts.size() - 1) {
-                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "a witness chunk for partition " + p + " after partition "
-                                + (parts.size() - 1) + " of " + spec.getPartitions() + " (chunks come in partition order)"));
-                        return;
-                    }
-                    if (p > parts.size()) {
-                        fail(status(io.grpc.Status.INVALID_ARGUMENT, "witness chunks skip partition " + parts.size()));
-                        return;
-                    }
-                    int n = c.getData().size();
-                    bytes += n; // counted in both at once: release() gives back exactly what was taken
-                    long all = receiving.addAndGet(n);
-                    if (bytes > limits.maxWitnessBytes()) {
-                        fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job's witnesses exceed the daemon's limit of "
-                                + limits.maxWitnessBytes() + " bytes"));
-                        return;
-                    }
-                    // all Submit streams together: what the daemon holds of witnesses not yet accepted
-                    if (all > limits.maxReceivingBytes()) {
-                        fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the daemon is receiving more witness bytes than its limit of "
-                                + limits.maxReceivingBytes() + " over all submissions; try again shortly"));
-                        return;
-                    }
-                    if (p == parts.size()) {
-                        parts.add(c.getData());
-                    } else {
-                        parts.set((int) p, parts.get((int) p).concat(c.getData()));
-                    }
-                }
+    /** A Run call's job that its caller left: cancelled, and its client job id freed on this daemon. */
+    private void abandon(ServerJob j) {
+        for (ServerJob.Watcher w : j.watchers) {
+            if (w.out.isCancelled()) {
+                w.close();
+                j.watchers.remove(w);
             }
+        }
+        forgetClientId(j); // first: once the job shows as cancelled, its id is free
+        j.cancelReason = "the Run call that followed it was cancelled, its deadline passed or its client went away";
+        j.handle.cancel();
+    }
 
-            @Override
-            public void onError(Throwable t) {
-                if (!failed) {
-                    failed = true;
-                    release(); // the client went away: nothing was accepted
-                }
+    /** Frees the job's client job id, if it still names this job: a later submission of it makes a new job. */
+    private void forgetClientId(ServerJob j) {
+        if (!j.clientJobId.isEmpty()) {
+            CompletableFuture<ServerJob> f = byClientId.get(j.clientJobId);
+            if (f != null && f.isDone() && !f.isCompletedExceptionally() && f.join() == j) {
+                byClientId.remove(j.clientJobId, f);
             }
-
-            @Override
-            public void onCompleted() {
-                if (failed) {
-                    return;
-                }
-                try {
-                    complete();
-                } finally {
-                    release(); // accepted (the bytes are in native memory now) or refused
-                }
-            }
-
-            private void complete() {
-                if (spec == null) {
-                    reply.onError(status(io.grpc.Status.INVALID_ARGUMENT, "an empty Submit stream"));
-                    return;
-                }
-                if (parts.size() != spec.getPartitions()) {
-                    reply.onError(status(io.grpc.Status.INVALID_ARGUMENT, "the job declares " + spec.getPartitions()
-                            + " partitions but the stream carried witnesses for " + parts.size()));
-                    return;
-                }
-                try {
-                    Accepted a = accept(spec, List.copyOf(parts));
-                    parts.clear();
-                    if (call.isCancelled() && !a.existing() && spec.getClientJobId().isEmpty()) {
-                        // the client left before it could learn the job's id: nobody could ever await or cancel it
-                        a.job().cancelReason = "the Submit call was cancelled before it returned";
-                        a.job().handle.cancel();
-                        return;
-                    }
-                    reply.onNext(a.reply());
-                    reply.onCompleted();
-                } catch (StatusRuntimeException e) {
-                    reply.onError(e);
-                }
-            }
-        };
+        }
     }
 
     @Override
@@ -477,13 +559,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 }
                 j.watchers.removeIf(ServerJob.Watcher::closed);
                 if (now - j.endedAtNanos > limits.resultTtl().toNanos() && j.watchers.isEmpty()) {
-                    if (!j.clientJobId.isEmpty()) {
-                        // first the id, then the job: a resubmission in between makes a new job instead of naming a gone one
-                        CompletableFuture<ServerJob> f = byClientId.get(j.clientJobId);
-                        if (f != null && f.isDone() && !f.isCompletedExceptionally() && f.join() == j) {
-                            byClientId.remove(j.clientJobId, f);
-                        }
-                    }
+                    // first the id, then the job: a resubmission in between makes a new job instead of naming a gone one
+                    forgetClientId(j);
                     jobs.remove(j.id);
                 }
                 continue;
@@ -547,7 +624,11 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         b.setJobsSubmitted(c.jobsSubmitted()).setJobsDone(c.jobsDone()).setJobsFailed(c.jobsFailed())
                 .setJobsCancelled(c.jobsCancelled()).setPartitionsDone(c.partitionsDone());
         long now = System.nanoTime();
-        b.setDraining(draining).setUptimeSeconds((now - startedNanos) / 1e9).setVersion(CuzkServer.version());
+        LoadReports l = load;
+        if (l != null) {
+            b.setLoad(l.last().toProto());
+        }
+        b.setName(name).setDraining(draining).setUptimeSeconds((now - startedNanos) / 1e9).setVersion(CuzkServer.version());
         // the running jobs, oldest first, then the latest ended ones: 100 in all
         List<ServerJob> running = new ArrayList<>(), ended = new ArrayList<>();
         for (ServerJob j : jobs.values()) {

@@ -42,9 +42,14 @@ final class ServerJob {
     /** Completed with the final event once it is recorded. */
     final CompletableFuture<JobEvent> done = new CompletableFuture<>();
     final long acceptedNanos = System.nanoTime();
+    /** The daemon's name, in every event. */
+    final String daemon;
+    /** Set before the daemon cancels the job because it shuts down: Run calls then end UNAVAILABLE (place it elsewhere). */
+    volatile boolean shutDown;
 
-    ServerJob(long id, String clientJobId, String key, JobHandle handle, Arena arena, List<Witness> witnesses) {
+    ServerJob(long id, String clientJobId, String key, String daemon, JobHandle handle, Arena arena, List<Witness> witnesses) {
         this.id = id;
+        this.daemon = daemon;
         this.clientJobId = clientJobId;
         this.key = key;
         this.partitions = witnesses.size();
@@ -56,12 +61,19 @@ final class ServerJob {
     /** A client following the job; sends are serialized by the watcher's lock. */
     static final class Watcher {
         final ServerCallStreamObserver<JobEvent> out;
+        /** For a Run call: the job, whose end by the daemon's shutdown ends the call UNAVAILABLE. */
+        private final ServerJob run;
         private JobState lastState;
         private int lastDone = -1;
         private boolean closed;
 
         Watcher(ServerCallStreamObserver<JobEvent> out) {
+            this(out, null);
+        }
+
+        Watcher(ServerCallStreamObserver<JobEvent> out, ServerJob run) {
             this.out = out;
+            this.run = run;
         }
 
         /** Sends e if it says something new; ends the stream after a final event. */
@@ -72,6 +84,12 @@ final class ServerJob {
             lastState = e.getState();
             lastDone = e.getPartitionsDone();
             try {
+                if (run != null && run.shutDown && e.getState() == JobState.JOB_STATE_CANCELLED) {
+                    closed = true; // not the client's doing: it may run the job on another daemon
+                    out.onError(io.grpc.Status.UNAVAILABLE.withDescription("job " + run.id + " on " + run.daemon + ": " + e.getReason())
+                            .asRuntimeException());
+                    return;
+                }
                 out.onNext(e);
                 if (terminal(e.getState())) {
                     closed = true;
@@ -123,7 +141,8 @@ final class ServerJob {
         boolean ending = handle.isDone() || finished == partitions;
         JobState state = ending || (finalizing && !proving) ? JobState.JOB_STATE_FINALIZING : proving ? JobState.JOB_STATE_PROVING
                 : synth ? JobState.JOB_STATE_SYNTHESIZING : JobState.JOB_STATE_QUEUED;
-        return JobEvent.newBuilder().setJobId(id).setState(state).setPartitions(partitions).setPartitionsDone(finished).build();
+        return JobEvent.newBuilder().setJobId(id).setState(state).setPartitions(partitions).setPartitionsDone(finished).setDaemon(daemon)
+                .build();
     }
 
     /** The job as the status lists it, at now (System.nanoTime()). */
@@ -152,7 +171,7 @@ final class ServerJob {
         try {
             event = endEvent(proofs, error);
         } catch (RuntimeException | Error x) { // its clients hear of it all the same
-            event = JobEvent.newBuilder().setJobId(id).setPartitions(partitions).setState(JobState.JOB_STATE_FAILED)
+            event = JobEvent.newBuilder().setJobId(id).setPartitions(partitions).setDaemon(daemon).setState(JobState.JOB_STATE_FAILED)
                     .setReason("the daemon could not encode the job's result: " + x).build();
         }
         endedAtNanos = System.nanoTime();
@@ -164,9 +183,9 @@ final class ServerJob {
     }
 
     private JobEvent endEvent(List<Proof> proofs, Throwable error) {
-        JobEvent.Builder e = JobEvent.newBuilder().setJobId(id).setPartitions(partitions);
+        JobEvent.Builder e = JobEvent.newBuilder().setJobId(id).setPartitions(partitions).setDaemon(daemon);
         if (error == null) {
-            JobResult.Builder r = JobResult.newBuilder().setJobId(id);
+            JobResult.Builder r = JobResult.newBuilder().setJobId(id).setDaemon(daemon);
             for (Proof p : proofs) {
                 r.addProofs(proof(p));
             }

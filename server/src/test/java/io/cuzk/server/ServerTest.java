@@ -598,4 +598,105 @@ class ServerTest {
                 () -> CuzkServer.builder().inProcess("cuzk-http-2").keys(keys).http("0.0.0.0", 0).start());
         assertTrue(e.getMessage().contains("--insecure"), e.getMessage());
     }
+
+    /**
+     * Run: the witnesses in, the job's events out, on the daemon the call reached, named in every
+     * event; the call gone, the job goes and its client job id is free again; the load that the
+     * daemon reports through ORCA (out of band, without the token) and in its status.
+     */
+    @Test
+    void runFollowsItsJobAndTheLoadIsReported() throws Exception {
+        try (Daemon d = daemon(b -> b.token("t0ken")); CuzkClient c = d.client("t0ken")) {
+            List<JobEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            CuzkClient.Proved p = c.run("poseidon", List.of(wtns, wtns, wtns), Priority.PRIORITY_NORMAL, "run-1", WAIT, events::add);
+            assertEquals(1, p.attempts());
+            assertEquals(d.name(), p.daemon(), "the in-process daemon is named after its channel");
+            assertEquals(d.name(), p.result().getDaemon());
+            assertEquals(3, p.result().getProofsCount());
+            for (PartitionProof proof : p.result().getProofsList()) {
+                assertProof(proof);
+            }
+            assertEquals(JobState.JOB_STATE_DONE, events.getLast().getState());
+            assertTrue(events.stream().allMatch(e -> e.getDaemon().equals(d.name()) && e.getJobId() == p.result().getJobId()), events.toString());
+            // the same client job id again: the same job, not a second proof run
+            CuzkClient.Proved again = c.run("poseidon", List.of(wtns, wtns, wtns), Priority.PRIORITY_NORMAL, "run-1", WAIT, null);
+            assertEquals(p.result().getJobId(), again.result().getJobId());
+            assertEquals(p.result(), again.result());
+
+            // the caller leaves: the job is cancelled and its id made free for a later attempt
+            CompletableFuture<CuzkClient.Proved> left = c.runAsync("poseidon", Collections.nCopies(500, wtns), Priority.PRIORITY_LOW,
+                    "run-2", WAIT, null);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("run-2") && j.getPartitionsDone() > 0)) {
+                assertTrue(System.nanoTime() < deadline, "the long job did not start");
+                Thread.sleep(10);
+            }
+            left.cancel(true);
+            deadline = System.nanoTime() + 60_000_000_000L;
+            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("run-2")
+                    && j.getState() == JobState.JOB_STATE_CANCELLED)) {
+                assertTrue(System.nanoTime() < deadline, "the job whose Run call went away was not cancelled: " + c.status().getJobsList());
+                Thread.sleep(10);
+            }
+            CuzkClient.Submitted fresh = c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "run-2");
+            assertFalse(fresh.existing(), "the cancelled Run's client job id names a new job");
+            assertEquals(1, c.await(fresh.jobId(), WAIT).getProofsCount());
+
+            // ORCA, out of band, asked for without the token as a balancing channel does
+            ManagedChannel plain = InProcessChannelBuilder.forName(d.name()).build();
+            try {
+                var orca = io.grpc.xds.shaded.com.github.xds.service.orca.v3.OpenRcaServiceGrpc.newBlockingStub(plain)
+                        .withDeadlineAfter(20, java.util.concurrent.TimeUnit.SECONDS);
+                var reports = orca.streamCoreMetrics(io.grpc.xds.shaded.com.github.xds.service.orca.v3.OrcaLoadReportRequest.newBuilder()
+                        .setReportInterval(com.google.protobuf.Duration.newBuilder().setSeconds(1)).build());
+                io.grpc.xds.shaded.com.github.xds.data.orca.v3.OrcaLoadReport r = null;
+                for (int i = 0; i < 10 && reports.hasNext(); i++) {
+                    r = reports.next();
+                    if (r.getRpsFractional() > 0) {
+                        break;
+                    }
+                }
+                assertTrue(r != null && r.getRpsFractional() > 0, "partitions proved in the last seconds: " + r);
+                assertTrue(r.getApplicationUtilization() > 0, "partitions were held: " + r);
+                assertTrue(r.getUtilizationMap().containsKey("device_busy") && r.getUtilizationMap().containsKey("budget_used"), r.toString());
+                assertTrue(r.getMemUtilization() >= 0 && r.getMemUtilization() <= 1, r.toString());
+            } finally {
+                plain.shutdownNow();
+            }
+            Status st = c.status();
+            assertEquals(d.name(), st.getName());
+            assertTrue(st.getLoad().getWindowSeconds() > 0 && st.getLoad().getFreeBudgetBytes() > 0, st.getLoad().toString());
+        }
+    }
+
+    /** A job the daemon could not finish before it shut down ends its Run call UNAVAILABLE: the client may place it elsewhere. */
+    @Test
+    void runOfAJobCutByTheDrainIsUnavailable() throws Exception {
+        Daemon d = daemon(b -> b);
+        try (CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName(d.name()).build(), null, 2, Duration.ofMillis(50))) {
+            CompletableFuture<CuzkClient.Proved> f = c.runAsync("poseidon", Collections.nCopies(2000, wtns), Priority.PRIORITY_LOW, null,
+                    WAIT, null);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (c.status().getPartitionsDone() < 1) {
+                assertTrue(System.nanoTime() < deadline, "the job did not start");
+                Thread.sleep(10);
+            }
+            d.server().drain(Duration.ofMillis(100));
+            java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> f.get(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof StatusRuntimeException s && s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+                    && s.getMessage().contains("could not be placed on any daemon in 2 attempts"), String.valueOf(e.getCause()));
+        } finally {
+            d.close();
+        }
+    }
+
+    /** A list of daemons that is not one: a clear message naming the entry. */
+    @Test
+    void aBadDaemonListIsNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuzkClient.builder("127.0.0.1:1,localhost").build());
+        assertEquals("daemon localhost: expected HOST:PORT", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> CuzkClient.builder("127.0.0.1:1,h:99999").build());
+        assertEquals("daemon h:99999: the port must be 1..65535", e.getMessage());
+    }
 }

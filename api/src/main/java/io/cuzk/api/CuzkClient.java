@@ -93,6 +93,17 @@ public final class CuzkClient implements AutoCloseable {
         return Balancing.several(target);
     }
 
+    /**
+     * The daemons a fixed list names, each as "host:port" (IPv6 hosts in brackets); any other
+     * target (one daemon, a dns:/// name) as itself. Throws IllegalArgumentException naming a bad entry.
+     */
+    public static List<String> listedDaemons(String target) {
+        if (!target.contains(",")) {
+            return List.of(target);
+        }
+        return Balancing.parse(target).stream().map(Balancing.Daemon::authority).toList();
+    }
+
     /** A client over a channel the caller built (in-process tests, custom transports); closing it shuts the channel down. */
     public static CuzkClient of(ManagedChannel channel, String token) {
         return new CuzkClient(Objects.requireNonNull(channel, "channel"), token, Failover.DEFAULT);
@@ -429,6 +440,12 @@ public final class CuzkClient implements AutoCloseable {
         }
     }
 
+    /** A status's description and its cause's message ("io exception: Connection refused"). */
+    private static String why(io.grpc.Status s) {
+        String d = s.getDescription(), c = s.getCause() == null ? null : s.getCause().getMessage();
+        return d == null ? String.valueOf(c) : c == null || d.contains(c) ? d : d + ": " + c;
+    }
+
     private void attempt(Placement p) {
         long left = p.deadlineNanos - System.nanoTime();
         if (left <= 0) {
@@ -478,7 +495,7 @@ public final class CuzkClient implements AutoCloseable {
                 if (p.attempts >= failover.maxAttempts() || System.nanoTime() + wait >= p.deadlineNanos) {
                     p.done.completeExceptionally(io.grpc.Status.UNAVAILABLE.withDescription("job " + p.spec.getClientJobId()
                             + " could not be placed on any daemon in " + p.attempts + " attempts; the last: "
-                            + (s.getDescription() != null ? s.getDescription() : String.valueOf(s.getCause()))).withCause(t)
+                            + why(s)).withCause(t)
                             .asRuntimeException());
                     return;
                 }

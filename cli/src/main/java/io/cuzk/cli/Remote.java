@@ -30,11 +30,18 @@ final class Remote {
     private Remote() {}
 
     static CuzkClient client(ParseResult parsed) {
-        String server = Specs.value(parsed, "--server");
+        return client(parsed, Specs.value(parsed, "--server"), null);
+    }
+
+    /** A client of server (balanced as the target implies when balanced is null). */
+    static CuzkClient client(ParseResult parsed, String server, Boolean balanced) {
         Path token = Specs.value(parsed, "--token-file");
         Path ca = Specs.value(parsed, "--tls-ca");
         try {
             CuzkClient.Builder b = CuzkClient.builder(server);
+            if (balanced != null) {
+                b.balanced(balanced);
+            }
             b.failover(Specs.intValue(parsed, "--attempts", 1, 1000), Duration.ofMillis(250));
             if (token != null) {
                 b.tokenFile(token);
@@ -54,7 +61,8 @@ final class Remote {
         io.grpc.Status s = e.getStatus();
         String what = s.getDescription() != null ? s.getDescription() : s.getCause() != null ? s.getCause().getMessage() : "";
         String line = switch (s.getCode()) {
-            case UNAVAILABLE -> "the daemon at " + server + " is unavailable: " + what;
+            case UNAVAILABLE -> (CuzkClient.namesSeveral(server) ? "no daemon of " + server + " could take the job: "
+                    : "the daemon at " + server + " is unavailable: ") + what;
             case DEADLINE_EXCEEDED -> "the daemon at " + server + " did not answer in time" + (what.isEmpty() ? "" : ": " + what);
             case UNAUTHENTICATED -> "the daemon at " + server + " refused the call: " + what + " (--token-file)";
             default -> "the daemon at " + server + " answered " + s.getCode() + ": " + what;
@@ -252,11 +260,34 @@ final class Remote {
             boolean json = Specs.value(parsed, "--json"), watch = Specs.value(parsed, "--watch");
             int interval = Specs.intValue(parsed, "--interval-s", 1, 3600);
             int count = Specs.intValue(parsed, "--count", 0, Integer.MAX_VALUE);
-            try (CuzkClient c = client(parsed)) {
+            // a list of daemons: each one's view in turn (a dns:/// name reaches one of its addresses)
+            List<String> daemons;
+            try {
+                daemons = CuzkClient.listedDaemons(server);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException("--server " + server + ": " + e.getMessage());
+            }
+            List<CuzkClient> clients = new java.util.ArrayList<>();
+            String current = server;
+            try {
+                for (String d : daemons) {
+                    clients.add(client(parsed, d, false));
+                }
                 for (int n = 1; ; n++) {
-                    Status s = c.status();
-                    List<KeyInfo> keys = c.keys();
-                    String view = json ? com.google.protobuf.util.JsonFormat.printer().print(s) : render(server, s, keys);
+                    StringBuilder view = new StringBuilder();
+                    for (int i = 0; i < clients.size(); i++) {
+                        current = daemons.get(i);
+                        Status s = clients.get(i).status();
+                        if (json) {
+                            view.append(i == 0 ? daemons.size() > 1 ? "[" : "" : ",\n")
+                                    .append(com.google.protobuf.util.JsonFormat.printer().print(s));
+                        } else {
+                            view.append(i == 0 ? "" : "\n").append(render(current, s, clients.get(i).keys()));
+                        }
+                    }
+                    if (json && daemons.size() > 1) {
+                        view.append("]");
+                    }
                     if (watch && !json) {
                         root.out.print("\033[H\033[2J"); // home, clear: the view replaces the last one
                     }
@@ -268,12 +299,16 @@ final class Remote {
                     Thread.sleep(interval * 1000L);
                 }
             } catch (StatusRuntimeException e) {
-                throw failure(server, e);
+                throw failure(current, e);
             } catch (com.google.protobuf.InvalidProtocolBufferException e) {
                 throw new IllegalStateException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Main.OK;
+            } finally {
+                for (CuzkClient c : clients) {
+                    c.close();
+                }
             }
         }
     }

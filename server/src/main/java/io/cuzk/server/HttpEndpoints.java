@@ -354,6 +354,21 @@ final class HttpEndpoints {
                 .callback(cb -> status.get().devices().forEach(d -> cb.call(d.busySeconds(), d.name()))).register(r);
         CounterWithCallback.builder().name("cuzk_device_partitions").help("partitions the device proved").labelNames("device")
                 .callback(cb -> status.get().devices().forEach(d -> cb.call(d.partitions(), d.name()))).register(r);
+        // what the daemon reports to balancing clients through ORCA, as last sampled
+        GaugeWithCallback.builder().name("cuzk_reported_load").help("the load reported to balancing clients (ORCA), over the last "
+                + LoadReports.WINDOW_SECONDS + " s: qps (partitions proved per second), utilization (partitions held per device worker; "
+                + "clients weigh the daemon qps / utilization), device_busy, memory, eps").labelNames("figure")
+                .callback(cb -> {
+                    LoadReports l = service.load;
+                    if (l != null) {
+                        LoadReports.Load x = l.last();
+                        cb.call(x.qps(), "qps");
+                        cb.call(x.applicationUtilization(), "utilization");
+                        cb.call(x.busy(), "device_busy");
+                        cb.call(x.memoryUtilization(), "memory");
+                        cb.call(x.eps(), "eps");
+                    }
+                }).register(r);
         GaugeWithCallback.builder().name("cuzk_device_longest_chain").help("most partitions run back to back (gaps under 1 ms)")
                 .labelNames("device").callback(cb -> status.get().devices().forEach(d -> cb.call(d.longestChain(), d.name()))).register(r);
         r.register(() -> histogram("cuzk_device_idle_gap_seconds", "idle gaps of the device while work waited", "device",

@@ -240,6 +240,9 @@ class FarmIT {
             assertTrue(late.size() > 20, "jobs submitted after the drain began: " + late.size());
             assertTrue(late.stream().noneMatch(o -> o.proved().daemon().equals("slow-c")), "the draining daemon took a new job: "
                     + byDaemon(late));
+            // and no call even tried it: health checking took it out of the picks (a Run it refused would have been placed again)
+            assertTrue(late.stream().allMatch(o -> o.proved().attempts() == 1), "a job was sent to the draining daemon first: "
+                    + late.stream().filter(o -> o.proved().attempts() > 1).map(Outcome::clientJobId).toList());
             assertTrue(c.process().waitFor(90, TimeUnit.SECONDS), "slow-c did not exit after its drain");
             assertTrue(c.process().exitValue() == 143 || c.process().exitValue() == 0, c.process().exitValue() + ": " + c.output());
             assertTrue(c.output().contains("stopping: draining") && !c.output().contains("cancelled"), c.output());

@@ -27,6 +27,7 @@
  * Version 2: cuzk_groth16_abc and cuzk_groth16_h take config structs; cuzk_points_check is
  * cuzk_points_decode with a NULL dst; cuzk_scalars_decode checks and reports like it;
  * cuzk_host_alloc and cuzk_host_free take cuzk_host_config (and may copy); cuzk_abi_version_value.
+ * Version 3: cuzk_pairing. Version 4: cuzk_miller_loop and cuzk_pairing_check.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -38,7 +39,7 @@
 extern "C" {
 #endif
 
-#define CUZK_ABI_VERSION 3
+#define CUZK_ABI_VERSION 4
 
 #if defined(_WIN32)
 #define CUZK_API __declspec(dllexport)
@@ -263,6 +264,16 @@ CUZK_API cuzk_status_t cuzk_point_op(uint32_t curve, uint32_t group, uint32_t op
  * points off the curve or outside the subgroups give a meaningless answer. */
 CUZK_API cuzk_status_t cuzk_pairing(uint32_t curve, const void* g1, const void* g2, uint64_t n,
                                     void* out, uint32_t* is_one);
+/* The Miller loop of n pairs (the product of the pairs' loops, before the final exponentiation),
+ * into out (8-byte aligned) as cuzk_pairing's 12 coefficients. A verifier computes once the loop
+ * of pairs its key fixes (Groth16: -alpha and beta) and passes it to cuzk_pairing_check. */
+CUZK_API cuzk_status_t cuzk_miller_loop(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out);
+/* is_one = 1 when the final exponentiation of factor times the Miller loop of the n pairs is one,
+ * else 0: the pairing product of the n pairs and the pairs whose loop factor is (from
+ * cuzk_miller_loop, 8-byte aligned; NULL for none). A factor whose coefficients are not below p
+ * is refused (CUZK_ERR_INVALID_ARGUMENT). Points as for cuzk_pairing. */
+CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* factor,
+                                          uint32_t* is_one);
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 /* result (affine) = sum scalars[i] * bases[i]. */

@@ -192,6 +192,15 @@ CUZK_API cuzk_status_t cuzk_pairing(uint32_t curve, const void* g1, const void* 
     return CUZK_DISPATCH(impl_pairing, curve, g1, g2, n, out, is_one);
 }
 
+CUZK_API cuzk_status_t cuzk_miller_loop(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out) {
+    return CUZK_DISPATCH(impl_miller_loop, curve, g1, g2, n, out);
+}
+
+CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* factor,
+                                          uint32_t* is_one) {
+    return CUZK_DISPATCH(impl_pairing_check, curve, g1, g2, n, factor, is_one);
+}
+
 CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
     return CUZK_DISPATCH_IFMA(impl_msm, config, bases, scalars, result);
 }

@@ -47,20 +47,87 @@ public final class Pairing {
         return call(g1, g2, true).value;
     }
 
+    /**
+     * The Miller loop of some pairs, before the final exponentiation: a verifier computes once the
+     * loop of the pairs its key fixes and passes it to {@link #isOne(List, List, MillerValue)}
+     * with each proof's pairs. Opaque (the native layout of the 12 coefficients); immutable.
+     */
+    public static final class MillerValue {
+        private final Curve curve;
+        private final byte[] bytes;
+
+        private MillerValue(Curve curve, byte[] bytes) {
+            this.curve = curve;
+            this.bytes = bytes;
+        }
+
+        public Curve curve() {
+            return curve;
+        }
+    }
+
+    /** The Miller loop of prod e(g1[i], g2[i]) (points of one curve, at least one pair). */
+    public static MillerValue millerLoop(List<Point> g1, List<Point> g2) {
+        Validate.isTrue(!g1.isEmpty(), "no pairs");
+        Curve curve = g1.get(0).curve();
+        try (Arena a = Arena.ofConfined()) {
+            Vectors v = vectors(a, g1, g2);
+            MemorySegment out = a.allocate(12L * curve.fpBytes(), 8);
+            Checked.check(cuzk_h.cuzk_miller_loop(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), out), "cuzk_miller_loop");
+            return new MillerValue(curve, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    /**
+     * Whether prod e(g1[i], g2[i]) times the pairings whose Miller loop factor is, is one: one
+     * final exponentiation of the pairs' loop times factor. Equal to {@link #isOne(List, List)}
+     * over the pairs and factor's pairs together, without their loop.
+     */
+    public static boolean isOne(List<Point> g1, List<Point> g2, MillerValue factor) {
+        NativeLibrary.require();
+        Validate.notNull(factor, "factor");
+        Curve curve = factor.curve;
+        Validate.isTrue(g1.isEmpty() || g1.get(0).curve() == curve, "the pairs are of %s, the factor of %s", g1.isEmpty() ? ""
+                : g1.get(0).curve().cliName(), curve.cliName());
+        try (Arena a = Arena.ofConfined()) {
+            Vectors v = vectors(a, curve, g1, g2);
+            MemorySegment f = a.allocate(factor.bytes.length, 8);
+            MemorySegment.copy(factor.bytes, 0, f, ValueLayout.JAVA_BYTE, 0, factor.bytes.length);
+            MemorySegment one = a.allocate(ValueLayout.JAVA_INT);
+            Checked.check(cuzk_h.cuzk_pairing_check(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), f, one),
+                    "cuzk_pairing_check");
+            return one.get(ValueLayout.JAVA_INT, 0) == 1;
+        }
+    }
+
+    private record Vectors(PointVector g1, PointVector g2) {}
+
+    private static Vectors vectors(Arena a, List<Point> g1, List<Point> g2) {
+        return vectors(a, g1.isEmpty() ? Curve.BN254 : g1.get(0).curve(), g1, g2);
+    }
+
+    /** The pairs as native vectors, each pair checked to be a G1 and a G2 point of the curve. */
+    private static Vectors vectors(Arena a, Curve curve, List<Point> g1, List<Point> g2) {
+        NativeLibrary.require();
+        Validate.isTrue(g1.size() == g2.size(), "%d G1 points and %d G2 points: a pairing takes one of each", g1.size(), g2.size());
+        PointVector p = PointVector.allocate(a, curve, Group.G1, g1.size());
+        PointVector q = PointVector.allocate(a, curve, Group.G2, g2.size());
+        for (int i = 0; i < g1.size(); i++) {
+            Validate.isTrue(g1.get(i).group() == Group.G1 && g2.get(i).group() == Group.G2, "pair %d is not a G1 and a G2 point", i);
+            Validate.isTrue(g1.get(i).curve() == curve && g2.get(i).curve() == curve, "pair %d is not of %s", i, curve.cliName());
+            p.set(i, g1.get(i));
+            q.set(i, g2.get(i));
+        }
+        return new Vectors(p, q);
+    }
+
     private record Result(boolean one, BigInteger[] value) {}
 
     private static Result call(List<Point> g1, List<Point> g2, boolean value) {
-        NativeLibrary.require();
-        Validate.isTrue(g1.size() == g2.size(), "%d G1 points and %d G2 points: a pairing takes one of each", g1.size(), g2.size());
         Curve curve = g1.isEmpty() ? Curve.BN254 : g1.get(0).curve();
         try (Arena a = Arena.ofConfined()) {
-            PointVector p = PointVector.allocate(a, curve, Group.G1, g1.size());
-            PointVector q = PointVector.allocate(a, curve, Group.G2, g2.size());
-            for (int i = 0; i < g1.size(); i++) {
-                Validate.isTrue(g1.get(i).group() == Group.G1 && g2.get(i).group() == Group.G2, "pair %d is not a G1 and a G2 point", i);
-                p.set(i, g1.get(i));
-                q.set(i, g2.get(i));
-            }
+            Vectors v = vectors(a, curve, g1, g2);
+            PointVector p = v.g1(), q = v.g2();
             int fb = curve.fpBytes();
             MemorySegment out = value ? a.allocate(12L * fb, 8) : MemorySegment.NULL;
             MemorySegment one = a.allocate(ValueLayout.JAVA_INT);

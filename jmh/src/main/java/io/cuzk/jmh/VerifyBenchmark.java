@@ -54,6 +54,8 @@ public class VerifyBenchmark {
     private List<String[]> files;
     private SecureRandom random;
     private Proof parsed;
+    private List<VerificationKey> unprepared;
+    private int next;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -83,6 +85,14 @@ public class VerifyBenchmark {
             BigInteger c = a.multiply(b).subtract(x.multiply(y)).subtract(l.mod(r).multiply(g)).multiply(d.modInverse(r)).mod(r);
             Proof p = new Proof(curve, Points.multiply(g1, a), Points.multiply(g2, b), Points.multiply(g1, c), signals);
             files.add(new String[] {p.proofJson(), p.publicJson()});
+        }
+        // keys the verifier has not prepared: more than it keeps, each with its own first IC point
+        // (the proofs do not verify against them: the work is the same)
+        unprepared = new ArrayList<>();
+        for (int k = 0; k < 2 * Groth16Verifier.PREPARED_KEYS; k++) {
+            List<Point> other = new ArrayList<>(icPoints);
+            other.set(0, Points.multiply(g1, ic.get(0).add(BigInteger.valueOf(k + 1))));
+            unprepared.add(new VerificationKey(curve, publicSignals, vk.alpha1(), vk.beta2(), vk.gamma2(), vk.delta2(), other));
         }
         random = new SecureRandom();
         parsed = parse(0);
@@ -122,5 +132,17 @@ public class VerifyBenchmark {
     @Benchmark
     public boolean verifyParsed() {
         return Groth16Verifier.verify(vk, parsed);
+    }
+
+    /**
+     * The baseline of {@link #verifyParsed}: each call against a key the verifier has not seen
+     * lately, so its four pairs run in one Miller loop (a key's first verification), where
+     * verifyParsed reuses its key's (-alpha, beta) loop.
+     */
+    @Benchmark
+    public boolean verifyParsedUnprepared() {
+        VerificationKey k = unprepared.get(next);
+        next = (next + 1) % unprepared.size();
+        return Groth16Verifier.verify(k, parsed);
     }
 }

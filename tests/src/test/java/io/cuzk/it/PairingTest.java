@@ -74,6 +74,50 @@ class PairingTest {
         assertEquals(expected.equals(BigInteger.ONE), pairingCheck(c, v.input()), v.name());
     }
 
+    /**
+     * The same vectors with their first pair's Miller loop computed apart and passed as the factor
+     * of the rest (what a verifier does with the pair its key fixes): the precompile's answer.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("checks")
+    void aMillerLoopFactorStandsForItsPairs(EthereumVectorsTest.Vector v) {
+        Curve c = v.file().startsWith("bn256") ? Curve.BN254 : Curve.BLS12_381;
+        Encoding e = Encoding.ethereum(c);
+        int g1 = e.pointBytes(c, Group.G1), pair = g1 + e.pointBytes(c, Group.G2);
+        int n = v.input().length / pair;
+        if (n < 1) {
+            return; // the empty product: no pair to take apart
+        }
+        boolean expected = new BigInteger(v.expected(), 16).equals(BigInteger.ONE);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment src = a.allocate(v.input().length);
+            MemorySegment.copy(MemorySegment.ofArray(v.input()), 0, src, 0, v.input().length);
+            PointVector p = Codec.decodePoints(a, c, Group.G1, e, src, n, pair, Check.all());
+            PointVector q = Codec.decodePoints(a, c, Group.G2, e, src.asSlice(g1), n, pair, Check.all());
+            List<Point> rest1 = new java.util.ArrayList<>(), rest2 = new java.util.ArrayList<>();
+            for (int i = 1; i < n; i++) {
+                rest1.add(p.get(i));
+                rest2.add(q.get(i));
+            }
+            Pairing.MillerValue first = Pairing.millerLoop(List.of(p.get(0)), List.of(q.get(0)));
+            assertEquals(expected, Pairing.isOne(rest1, rest2, first), v.name());
+        }
+    }
+
+    /** A factor that is no Miller loop value (coefficients not below p) is refused with a clear message. */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void aFactorAbovePIsRefused(Curve c) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment factor = a.allocate(12L * c.fpBytes(), 8).fill((byte) 0xff);
+            MemorySegment one = a.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
+            int status = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0, factor, one);
+            assertEquals(Status.INVALID_ARGUMENT, Status.of(status));
+            String message = io.cuzk.internal.Checked.lastError();
+            assertTrue(message.contains("factor: a coefficient is not below p"), message);
+        }
+    }
+
     /** Each refused for the vector's reason: length, encoding, curve or subgroup (of G1 or G2). */
     @ParameterizedTest(name = "{0}")
     @MethodSource("failures")

@@ -23,10 +23,10 @@ public class cuzk_h extends ffi_h {
 
     static final SymbolLookup SYMBOL_LOOKUP = io.cuzk.internal.NativeLibrary.symbols();
 
-    private static final int CUZK_ABI_VERSION = (int)3L;
+    private static final int CUZK_ABI_VERSION = (int)4L;
     /**
      * {@snippet lang=c :
-     * #define CUZK_ABI_VERSION 3
+     * #define CUZK_ABI_VERSION 4
      * }
      */
     public static int CUZK_ABI_VERSION() {
@@ -422,6 +422,135 @@ public class cuzk_h extends ffi_h {
                 traceDowncall("cuzk_pairing", curve, g1, g2, n, out, is_one);
             }
             return (int)mh$.invokeExact(curve, g1, g2, n, out, is_one);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_miller_loop {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_miller_loop");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_miller_loop(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out)
+     * }
+     */
+    public static FunctionDescriptor cuzk_miller_loop$descriptor() {
+        return cuzk_miller_loop.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_miller_loop(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out)
+     * }
+     */
+    public static MethodHandle cuzk_miller_loop$handle() {
+        return cuzk_miller_loop.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_miller_loop(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out)
+     * }
+     */
+    public static MemorySegment cuzk_miller_loop$address() {
+        return cuzk_miller_loop.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_miller_loop(uint32_t curve, const void *g1, const void *g2, uint64_t n, void *out)
+     * }
+     */
+    public static int cuzk_miller_loop(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment out) {
+        var mh$ = cuzk_miller_loop.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_miller_loop", curve, g1, g2, n, out);
+            }
+            return (int)mh$.invokeExact(curve, g1, g2, n, out);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_pairing_check {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_pairing_check");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static FunctionDescriptor cuzk_pairing_check$descriptor() {
+        return cuzk_pairing_check.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static MethodHandle cuzk_pairing_check$handle() {
+        return cuzk_pairing_check.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static MemorySegment cuzk_pairing_check$address() {
+        return cuzk_pairing_check.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static int cuzk_pairing_check(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment factor, MemorySegment is_one) {
+        var mh$ = cuzk_pairing_check.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_pairing_check", curve, g1, g2, n, factor, is_one);
+            }
+            return (int)mh$.invokeExact(curve, g1, g2, n, factor, is_one);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

@@ -56,12 +56,12 @@ class LoaderRaceTest {
         Files.writeString(src, """
                 #include <stdio.h>
                 #include <stdint.h>
-                const uint32_t cuzk_abi_version_value = 3;
+                const uint32_t cuzk_abi_version_value = ABI_VERSION;
                 __attribute__((constructor)) static void pwn(void) {
                     FILE *f = fopen(MARKER, "w");
                     if (f) { fputs("an attacker's library ran\\n", f); fclose(f); }
                 }
-                """);
+                """.replace("ABI_VERSION", String.valueOf(io.cuzk.internal.ffi.cuzk_h.CUZK_ABI_VERSION()))); // passes the version check
         evil = tmp.resolve("evil.so");
         Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-DMARKER=\"" + marker + "\"", "-o", evil.toString(), src.toString())
                 .redirectErrorStream(true).start();

@@ -4,5 +4,6 @@
  */
 module io.cuzk.jmh {
     requires io.cuzk.engine;
+    requires io.cuzk.witness;
     requires jmh.core;
 }

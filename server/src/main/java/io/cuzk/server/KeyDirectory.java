@@ -102,23 +102,54 @@ final class KeyDirectory implements AutoCloseable {
             return Files.isRegularFile(w, LinkOption.NOFOLLOW_LINKS) ? w : null;
         }
 
-        private io.cuzk.witness.WitnessCalculator calculator;
+        /** The circuit compiled (once, on its first input); calculators made from it, idle. */
+        private volatile io.cuzk.witness.WitnessCalculator.Circuit compiled;
+        private final Object compiling = new Object();
+        private final java.util.Queue<io.cuzk.witness.WitnessCalculator> idle = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        /** Calculations of this key at once, at most: one per core (each has a WebAssembly memory of its own). */
+        private final java.util.concurrent.Semaphore calculating = new java.util.concurrent.Semaphore(WITNESS_THREADS);
 
         /**
-         * The witness of one input.json with the key's circuit (compiled on first use and kept;
-         * one calculation at a time per key). The circuit must belong to the key: a witness of
-         * another circuit is refused by the witness checks that follow.
+         * The witness of one input.json with the key's circuit (compiled on first use and kept),
+         * several inputs at once on calculators that share the compiled code, one per core at most;
+         * under no lock that the key's loading, its status or its other jobs wait on. The circuit
+         * must belong to the key: a witness of another circuit is refused by the witness checks
+         * that follow.
          */
-        synchronized byte[] witness(byte[] inputJson) throws IOException {
-            if (calculator == null) {
-                Path w = circuit();
-                if (w == null) {
-                    throw new IllegalStateException("key " + name + " has no circuit: put " + name + ".wasm next to " + file.getFileName()
-                            + " in the key folder to send input.json");
+        byte[] witness(byte[] inputJson) throws IOException {
+            io.cuzk.witness.WitnessCalculator.Circuit c = compiled;
+            if (c == null) {
+                synchronized (compiling) { // one compilation; the inputs that come meanwhile wait for it
+                    c = compiled;
+                    if (c == null) {
+                        Path w = circuit();
+                        if (w == null) {
+                            throw new IllegalStateException("key " + name + " has no circuit: put " + name + ".wasm next to "
+                                    + file.getFileName() + " in the key folder to send input.json");
+                        }
+                        compiled = c = io.cuzk.witness.WitnessCalculator.Circuit.load(w);
+                    }
                 }
-                calculator = io.cuzk.witness.WitnessCalculator.load(w);
             }
-            return calculator.wtns(new String(inputJson, java.nio.charset.StandardCharsets.UTF_8));
+            calculating.acquireUninterruptibly();
+            io.cuzk.witness.WitnessCalculator calc = null;
+            try {
+                calc = idle.poll();
+                if (calc == null) {
+                    calc = c.newCalculator(line -> { });
+                }
+                return calc.wtns(new String(inputJson, java.nio.charset.StandardCharsets.UTF_8));
+            } finally {
+                if (calc != null) {
+                    idle.offer(calc); // each calculation starts with the circuit's init: a failed one leaves nothing behind
+                }
+                calculating.release();
+            }
+        }
+
+        /** Calculators made for this key so far (idle now). */
+        int calculators() {
+            return idle.size();
         }
 
         synchronized void close() {
@@ -129,6 +160,8 @@ final class KeyDirectory implements AutoCloseable {
         }
     }
 
+    /** Witness calculations of one key at once, at most. */
+    static final int WITNESS_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
     private final Path dir;
     private final Map<String, Entry> byName = new TreeMap<>();
 

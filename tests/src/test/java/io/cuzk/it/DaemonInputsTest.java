@@ -67,6 +67,21 @@ class DaemonInputsTest {
                     proof.toString());
             assertTrue(v.out().contains("OK!"), v.out() + v.err());
 
+            // several provers sending inputs for the key at once: calculated side by side, each right
+            List<java.util.concurrent.CompletableFuture<JobResult>> jobs = new java.util.ArrayList<>();
+            for (int j = 0; j < 6; j++) {
+                jobs.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> c.submitInputs("multi", List.of(other, input),
+                        Priority.PRIORITY_NORMAL, null)).thenCompose(sub -> c.awaitAsync(sub.jobId())));
+            }
+            for (java.util.concurrent.CompletableFuture<JobResult> f : jobs) {
+                JobResult each = f.get(2, java.util.concurrent.TimeUnit.MINUTES);
+                assertEquals(r.getProofs(1).getPublicJson(), each.getProofs(0).getPublicJson());
+                assertEquals(r.getProofs(0).getPublicJson(), each.getProofs(1).getPublicJson());
+                for (PartitionProof p : each.getProofsList()) {
+                    assertTrue(Groth16Verifier.verify(vk, Proof.parse("proof", p.getProofJson(), "public", p.getPublicJson())));
+                }
+            }
+
             StatusRuntimeException bad = assertThrows(StatusRuntimeException.class, () -> c.submitInputs("multi",
                     List.of(input, "{\"p\": [\"2\", \"3\"], \"s\": [\"7\", \"11\", \"13\"]}"), Priority.PRIORITY_NORMAL, null));
             assertEquals(Status.Code.INVALID_ARGUMENT, bad.getStatus().getCode());

@@ -69,6 +69,38 @@ class WitnessCalculatorTest {
         assertArrayEquals(wtns, Files.readAllBytes(out));
     }
 
+    /**
+     * One compiled circuit, four calculators on four threads at once (they share the compiled
+     * code, each its own memory), each input's witness as snarkjs writes it, again and again.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void calculatorsOfOneCompiledCircuitRunInParallel(Curve c) throws Exception {
+        byte[] expected = Files.readAllBytes(Circuits.dir(c, "chain_main").resolve("witness.wtns"));
+        String in = input("chain_main");
+        WitnessCalculator.Circuit circuit = WitnessCalculator.Circuit.load(wasm(c, "chain_main"));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<Integer>> runs = new java.util.ArrayList<>();
+            java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(4);
+            for (int t = 0; t < 4; t++) {
+                runs.add(pool.submit(() -> {
+                    WitnessCalculator w = circuit.newCalculator(line -> { });
+                    together.await(1, java.util.concurrent.TimeUnit.MINUTES);
+                    for (int i = 0; i < 5; i++) {
+                        assertArrayEquals(expected, w.wtns(in));
+                    }
+                    return 5;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> f : runs) {
+                assertEquals(5, f.get(5, java.util.concurrent.TimeUnit.MINUTES));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Input that does not fit the circuit: exit 1, one line naming the signal, nothing written. */
     @ParameterizedTest
     @EnumSource(Curve.class)

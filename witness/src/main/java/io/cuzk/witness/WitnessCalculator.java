@@ -34,8 +34,9 @@ import java.util.function.Consumer;
  * init, getInputSignalSize, setInputSignal, the shared read-write memory, getWitness). The .wtns it
  * writes is byte for byte the one {@code snarkjs wtns calculate} writes.
  *
- * <p>An instance keeps one WebAssembly instance and serves one calculation at a time; make one per
- * thread for parallel work (the compiled code is made again for each).
+ * <p>An instance keeps one WebAssembly instance and serves one calculation at a time. For parallel
+ * work, compile the circuit once ({@link Circuit}) and make a calculator per thread from it: they
+ * share the compiled code and start at once.
  */
 public final class WitnessCalculator {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,7 +55,56 @@ public final class WitnessCalculator {
     private final StringBuilder errors = new StringBuilder();
     private final StringBuilder line = new StringBuilder();
 
-    private WitnessCalculator(String name, WasmModule module, Consumer<String> log) {
+    /**
+     * A circuit.wasm parsed and compiled to JVM bytecode once (the costly step: about a second for
+     * a megabyte of wasm); thread-safe. Each {@link #newCalculator} is a fresh WebAssembly
+     * instance (its own memory) running the shared compiled code.
+     */
+    public static final class Circuit {
+        private final String name;
+        private final WasmModule module;
+        /** The compiled code's machine factory; null when interpreting (-Dcuzk.witness.interpret=true). */
+        private final java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines;
+
+        private Circuit(String name, WasmModule module) {
+            this.name = name;
+            this.module = module;
+            try {
+                this.machines = Boolean.getBoolean("cuzk.witness.interpret") ? null
+                        : MachineFactoryCompiler.builder(module).withInterpreterFallback(InterpreterFallback.SILENT).compile();
+            } catch (ChicoryException e) {
+                throw new WitnessException(name + ": cannot compile: " + e.getMessage() + " (is it a circuit.wasm of circom 2?)", e);
+            }
+        }
+
+        /** Parses and compiles a circuit.wasm. */
+        public static Circuit load(Path wasm) throws IOException {
+            return of(wasm.toString(), Files.readAllBytes(wasm));
+        }
+
+        /** Parses and compiles a circuit.wasm's bytes; name is for messages. */
+        public static Circuit of(String name, byte[] wasm) {
+            WasmModule module;
+            try {
+                module = Parser.parse(wasm);
+            } catch (ChicoryException | IllegalArgumentException e) {
+                throw new WitnessException(name + ": not a WebAssembly module: " + e.getMessage(), e);
+            }
+            return new Circuit(name, module);
+        }
+
+        /** A calculator of this circuit (one calculation at a time), giving log each line the circuit logs. */
+        public WitnessCalculator newCalculator(Consumer<String> log) {
+            return new WitnessCalculator(name, module, machines, log);
+        }
+
+        public String name() {
+            return name;
+        }
+    }
+
+    private WitnessCalculator(String name, WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines,
+            Consumer<String> log) {
         this.name = name;
         this.log = log;
         FunctionType i32ToVoid = FunctionType.of(List.of(ValType.I32), List.of());
@@ -80,8 +130,8 @@ public final class WitnessCalculator {
                 new HostFunction("runtime", "showSharedRWMemory", voidToVoid, (inst, args) -> null)).build();
         try {
             Instance.Builder b = Instance.builder(module).withImportValues(imports);
-            if (!Boolean.getBoolean("cuzk.witness.interpret")) {
-                b.withMachineFactory(MachineFactoryCompiler.builder(module).withInterpreterFallback(InterpreterFallback.SILENT).compile());
+            if (machines != null) {
+                b.withMachineFactory(machines);
             }
             this.instance = b.build();
         } catch (ChicoryException e) {
@@ -121,13 +171,7 @@ public final class WitnessCalculator {
 
     /** The calculator of a circuit.wasm's bytes; name is for messages. */
     public static WitnessCalculator of(String name, byte[] wasm, Consumer<String> log) {
-        WasmModule module;
-        try {
-            module = Parser.parse(wasm);
-        } catch (ChicoryException | IllegalArgumentException e) {
-            throw new WitnessException(name + ": not a WebAssembly module: " + e.getMessage(), e);
-        }
-        return new WitnessCalculator(name, module, log);
+        return Circuit.of(name, wasm).newCalculator(log);
     }
 
     private ExportFunction export(String function) {

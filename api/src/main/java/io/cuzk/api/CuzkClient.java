@@ -64,6 +64,8 @@ public final class CuzkClient implements AutoCloseable {
      */
     static final int CHUNK_BYTES = (1 << 20) - (64 << 10);
     static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    /** Set by a daemon in the trailers of its RESOURCE_EXHAUSTED: its own limit refused the job; {@link #run} places it elsewhere. */
+    static final Metadata.Key<String> PLACE_ELSEWHERE = Metadata.Key.of("cuzk-place-elsewhere", Metadata.ASCII_STRING_MARSHALLER);
 
     private final ManagedChannel channel;
     private final ProverGrpc.ProverBlockingStub blocking;
@@ -381,12 +383,14 @@ public final class CuzkClient implements AutoCloseable {
     /**
      * Proves a job of one partition per witness (.wtns bytes) on whichever daemon the channel
      * picks, following it there (one Run call: the witnesses in, the events out), and places it
-     * again under the same client job id when its daemon becomes unavailable: a daemon killed
-     * or shutting down before it finished, or none reachable at that moment (at most the
-     * builder's {@link Builder#failover attempts}, with growing waits). The caller gets exactly one
-     * outcome: the proofs, {@link JobFailedException} when the job itself failed (a bad witness
-     * fails everywhere: not retried), or a StatusRuntimeException (UNAVAILABLE naming the attempts
-     * when no daemon could take it; DEADLINE_EXCEEDED when the timeout passed). A null
+     * again under the same client job id when its daemon becomes unavailable (killed, or shutting
+     * down before it finished; none reachable at that moment) or refuses it for one of its own
+     * limits (its queue full, its memory budget too small: RESOURCE_EXHAUSTED marked so by the
+     * daemon), at most the builder's {@link Builder#failover attempts}, with growing waits. The
+     * caller gets exactly one outcome: the proofs, {@link JobFailedException} when the job itself
+     * failed (a bad witness fails everywhere: not retried), or a StatusRuntimeException
+     * (UNAVAILABLE or RESOURCE_EXHAUSTED naming the attempts when no daemon could take it;
+     * DEADLINE_EXCEEDED when the timeout passed). A null
      * clientJobId gets a random one. progress sees every event, each naming its daemon.
      */
     public Proved run(String key, List<byte[]> witnesses, Priority priority, String clientJobId, Duration timeout,
@@ -414,6 +418,12 @@ public final class CuzkClient implements AutoCloseable {
                 System.nanoTime() + timeout.toNanos(), progress == null ? e -> { } : progress);
         attempt(p);
         return p.done;
+    }
+
+    /** The timer of every client's retries: one daemon thread that only starts calls (never blocks). */
+    private static final class Retries {
+        static final java.util.concurrent.ScheduledExecutorService SCHEDULER = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("cuzk-client-retries").factory());
     }
 
     /** One job's way through its attempts. */
@@ -487,13 +497,16 @@ public final class CuzkClient implements AutoCloseable {
                     return;
                 }
                 io.grpc.Status s = io.grpc.Status.fromThrowable(t);
-                if (s.getCode() != io.grpc.Status.Code.UNAVAILABLE) {
+                io.grpc.Metadata trailers = io.grpc.Status.trailersFromThrowable(t);
+                boolean elsewhere = s.getCode() == io.grpc.Status.Code.RESOURCE_EXHAUSTED && trailers != null
+                        && trailers.containsKey(PLACE_ELSEWHERE); // a daemon's own limit: another may have room
+                if (s.getCode() != io.grpc.Status.Code.UNAVAILABLE && !elsewhere) {
                     p.done.completeExceptionally(t);
                     return;
                 }
                 long wait = failover.backoffNanos(p.attempts);
                 if (p.attempts >= failover.maxAttempts() || System.nanoTime() + wait >= p.deadlineNanos) {
-                    p.done.completeExceptionally(io.grpc.Status.UNAVAILABLE.withDescription("job " + p.spec.getClientJobId()
+                    p.done.completeExceptionally(s.getCode().toStatus().withDescription("job " + p.spec.getClientJobId()
                             + " could not be placed on any daemon in " + p.attempts + " attempts; the last: "
                             + why(s)).withCause(t)
                             .asRuntimeException());
@@ -501,11 +514,13 @@ public final class CuzkClient implements AutoCloseable {
                 }
                 // its daemon went away or is shutting down: the channel picks another (or the same
                 // one once it is back), the same client job id, never a second result for the caller
-                CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(() -> {
+                // on a thread of its own: the common pool's few workers may all be blocked by
+                // callers (on a 2-core machine there is one), and a retry must not wait for them
+                Retries.SCHEDULER.schedule(() -> {
                     if (!p.done.isDone()) {
                         attempt(p);
                     }
-                });
+                }, wait, TimeUnit.NANOSECONDS);
             }
 
             @Override

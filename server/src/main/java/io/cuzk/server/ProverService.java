@@ -108,7 +108,21 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
     // ---- accepting jobs -------------------------------------------------------------------------
 
+    /**
+     * In the trailers of every RESOURCE_EXHAUSTED the daemon answers: one of its own limits (queue,
+     * witness bytes, memory budget) refused the job, and a daemon with room or larger limits may
+     * take it; a client balancing several daemons places it again (gRPC's own RESOURCE_EXHAUSTED,
+     * a reply over the client's message limit, has no such trailer).
+     */
+    static final io.grpc.Metadata.Key<String> PLACE_ELSEWHERE = io.grpc.Metadata.Key.of("cuzk-place-elsewhere",
+            io.grpc.Metadata.ASCII_STRING_MARSHALLER);
+
     private static StatusRuntimeException status(io.grpc.Status s, String message) {
+        if (s.getCode() == io.grpc.Status.Code.RESOURCE_EXHAUSTED) {
+            io.grpc.Metadata trailers = new io.grpc.Metadata();
+            trailers.put(PLACE_ELSEWHERE, "1");
+            return s.withDescription(message).asRuntimeException(trailers);
+        }
         return s.withDescription(message).asRuntimeException();
     }
 

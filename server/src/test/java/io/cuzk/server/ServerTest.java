@@ -691,6 +691,31 @@ class ServerTest {
         }
     }
 
+    /**
+     * A daemon whose own limit refuses a job marks its RESOURCE_EXHAUSTED so: Run places the job
+     * again (here on the same daemon, the only one, until its attempts are spent) and says so;
+     * once there is room, the job is placed.
+     */
+    @Test
+    void aFullDaemonIsTriedAgain() throws Exception {
+        try (Daemon d = daemon(b -> b.maxQueuedPartitions(3));
+                CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName(d.name()).build(), null, 3, Duration.ofMillis(20))) {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                    () -> c.run("poseidon", Collections.nCopies(4, wtns), Priority.PRIORITY_NORMAL, null, WAIT, null));
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode());
+            assertTrue(e.getMessage().contains("could not be placed on any daemon in 3 attempts; the last: the job declares 4 partitions"),
+                    e.getMessage());
+            // the queue full for a moment: placed once the long job is done
+            CuzkClient.Submitted big = c.submit("poseidon", Collections.nCopies(3, wtns), Priority.PRIORITY_LOW, null);
+            try (CuzkClient patient = CuzkClient.of(InProcessChannelBuilder.forName(d.name()).build(), null, 50, Duration.ofMillis(50))) {
+                CuzkClient.Proved p = patient.run("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, null, WAIT, null);
+                assertEquals(1, p.result().getProofsCount());
+                assertProof(p.result().getProofs(0));
+            }
+            assertEquals(3, c.await(big.jobId(), WAIT).getProofsCount());
+        }
+    }
+
     /** A list of daemons that is not one: a clear message naming the entry. */
     @Test
     void aBadDaemonListIsNamed() {

@@ -121,7 +121,9 @@ class FarmIT {
      */
     static CompletableFuture<List<Outcome>> batch(CuzkClient client, String prefix, int jobs, int inFlight,
             Map<String, AtomicInteger> doneEvents, java.util.function.IntConsumer afterEach) {
-        return CompletableFuture.supplyAsync(() -> {
+        // the submitting loop blocks on its window: a thread of its own, not one of the common pool's
+        java.util.concurrent.ExecutorService submitter = java.util.concurrent.Executors.newSingleThreadExecutor();
+        CompletableFuture<List<Outcome>> done = CompletableFuture.supplyAsync(() -> {
             Semaphore window = new Semaphore(inFlight);
             List<CompletableFuture<Outcome>> all = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
@@ -141,7 +143,9 @@ class FarmIT {
                 out.add(f.join());
             }
             return out;
-        });
+        }, submitter);
+        done.whenComplete((v, e) -> submitter.shutdown());
+        return done;
     }
 
     static Map<String, Integer> byDaemon(List<Outcome> outcomes) {

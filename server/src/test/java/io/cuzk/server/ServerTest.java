@@ -716,6 +716,41 @@ class ServerTest {
         }
     }
 
+    /**
+     * A retry needs no thread of the common pool: with all its workers blocked by the caller (one
+     * on a 2-core machine), a job whose daemon is not there yet is placed once it is.
+     */
+    @Test
+    void retriesRunWhileTheCommonPoolIsBlocked() throws Exception {
+        String name = "cuzk-late-" + NAMES.incrementAndGet();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        int workers = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        for (int i = 0; i < workers; i++) {
+            CompletableFuture.runAsync(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        CuzkServer late = null;
+        try (CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName(name).build(), null, 30, Duration.ofMillis(100))) {
+            CompletableFuture<CuzkClient.Proved> f = c.runAsync("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, null, WAIT, null);
+            Thread.sleep(300); // the first attempts find no daemon: UNAVAILABLE
+            assertFalse(f.isDone(), "placed with no daemon: " + f);
+            late = CuzkServer.builder().inProcess(name).keys(keys).start();
+            CuzkClient.Proved p = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(p.attempts() > 1, "attempts: " + p.attempts());
+            assertProof(p.result().getProofs(0));
+        } finally {
+            release.countDown();
+            if (late != null) {
+                late.close();
+            }
+        }
+    }
+
     /** A list of daemons that is not one: a clear message naming the entry. */
     @Test
     void aBadDaemonListIsNamed() {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Packs what tests/device/run.sh needs on the GPU machine (which has CUDA but no Java, Maven or
-# network) into one archive, .device/payload.tar.gz (.device/ is ignored by git): a jlink'd JDK 25
+# network) into one archive, .device/payload.tar.gz: a jlink'd JDK 25
 # runtime, the JUnit console launcher, the jars the GPU checks use (the CLI without the daemon's and
 # the witness calculator's libraries), the bindings' test classes and the circuits to prove. The
 # device tool carries at most 64 MiB with the working tree: the runtime alone is 43 MiB unpacked,
-# the archive about a third of it all.
+# the archive about a third of it all. (.gitignore keeps .device/ out of git.)
 # Run here after `mvn -DskipTests package` and `mvn test-compile` (and once the tests have made
 # tests/target/circuits, for the extra circuits). Then call the device tool with carry [".device"]
 # and command "tests/device/run.sh".
@@ -13,7 +13,6 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 JDK=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JUNIT=${JUNIT_CONSOLE_VERSION:-6.0.3}
-grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
 rm -rf .device
 stage=.device/stage
 mkdir -p "$stage/lib" "$stage/app" "$stage/circuits"
@@ -26,7 +25,8 @@ cp cli/target/cuzk-cli.jar "$stage/app/"
 # what info, prove, verify, gpu-bench and workload load; the manifest's other entries may be absent
 for j in cuzk-bindings cuzk-prover cuzk-engine cuzk-picocli commons-lang3 jackson-annotations jackson-core jackson-databind \
     HdrHistogram jspecify; do
-  cp cli/target/lib/"$j"-[0-9]*.jar "$stage/app/"
+  # the newest build of each (target/lib may hold stale versions)
+  cp "$(ls -t cli/target/lib/"$j"-[0-9]*.jar | head -1)" "$stage/app/"
 done
 cp -r bindings/target/test-classes "$stage/app/bindings-test-classes"
 cp -r samples/poseidon-bn254 "$stage/circuits/"

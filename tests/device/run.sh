@@ -16,6 +16,7 @@ mkdir -p "$OUT"
 base=$(mktemp -d /tmp/cuzk-device-XXXXXX)
 pkg="$base/pkg" logs="$base/logs"
 mkdir -p "$pkg" "$logs/proofs"
+trap 'rm -rf "$base"' EXIT
 summary=()
 started=$(date +%s)
 : > "$OUT/summary.txt"
@@ -31,14 +32,14 @@ if ! tar -xzf "$root/.device/payload.tar.gz" -C "$pkg" 2> "$logs/unpack.txt"; th
   exit 1
 fi
 JAVA="$pkg/jre/bin/java"
-CP="$pkg/app/cuzk-cli.jar:$(ls "$pkg"/app/*.jar | grep -v cuzk-cli.jar | tr '\n' ':')"
+CP="$pkg/app/cuzk-cli.jar:$(ls "$pkg"/app/*.jar | grep -v cuzk-cli.jar | paste -sd: -)"
 JOPTS=(--enable-native-access=ALL-UNNAMED -Dcuzk.home="$root" -Xmx32g)
 CUZK=("$JAVA" "${JOPTS[@]}" -cp "$CP" io.cuzk.cli.Main)
 
 step "device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$logs/gpu.txt" 2>&1 || echo "no nvidia-smi" > "$logs/gpu.txt"
 note "gpu: $(head -1 "$logs/gpu.txt")"
-"${CUZK[@]}" info > "$logs/info.txt" 2>&1
+timeout 60 "${CUZK[@]}" info > "$logs/info.txt" 2>&1
 note "$(grep '^backend:' "$logs/info.txt" || tail -1 "$logs/info.txt")"
 save
 
@@ -48,7 +49,8 @@ timeout 150 "$JAVA" "${JOPTS[@]}" -Dcuzk.gpu.full=true -jar "$pkg/lib/junit-cons
   --select-class io.cuzk.CudaSelfTest --select-class io.cuzk.CudaRuntimeTest --select-class io.cuzk.CudaBackendTest \
   --select-class io.cuzk.GpuScaleTest \
   --details=tree --disable-banner > "$logs/junit.txt" 2>&1
-note "junit: $(grep -E 'tests (successful|failed|aborted)' "$logs/junit.txt" | tr -s ' ' | tr '\n' ';')"
+rc=$?
+note "junit (exit $rc$([ $rc -eq 124 ] && echo ': timed out')): $(grep -E 'tests (successful|failed|aborted)' "$logs/junit.txt" | tr -s ' ' | tr '\n' ';')"
 save
 
 step "proofs on the GPU, each verified"
@@ -63,8 +65,9 @@ for d in "$pkg"/circuits/*/; do
   cp "$d/verification_key.json" "$p/"
   if timeout 30 "${CUZK[@]}" prove --backend cuda "$d/circuit.zkey" "$d/witness.wtns" "$p/proof.json" "$p/public.json" > "$p/log.txt" 2>&1; then
     # a wrong H, MSM or NTT on the device gives a proof that does not verify
-    verdict=$(timeout 30 "${CUZK[@]}" verify "$p/verification_key.json" "$p/public.json" "$p/proof.json" 2>&1 | tail -1)
-    note "prove $name: $(grep -o 'proved [0-9]* ms' "$p/log.txt"); verify: $verdict"
+    timeout 30 "${CUZK[@]}" verify "$p/verification_key.json" "$p/public.json" "$p/proof.json" > "$p/verify.txt" 2>&1
+    rc=$?  # 0 valid, 1 invalid, other: could not verify
+    note "prove $name: $(grep -o 'proved [0-9]* ms' "$p/log.txt"); verify (exit $rc): $(tail -1 "$p/verify.txt")"
   else
     note "prove $name: FAILED ($(tail -1 "$p/log.txt"))"
   fi
@@ -95,7 +98,6 @@ else
   note "workload: FAILED or skipped ($(tail -1 "$logs/workload.err" 2>/dev/null))"
 fi
 save
-rm -rf "$pkg"
 
 echo
 echo "==== cuzk device check ($(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - started )) s) ===="

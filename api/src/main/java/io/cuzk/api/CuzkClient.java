@@ -188,7 +188,10 @@ public final class CuzkClient implements AutoCloseable {
                 Balancing.register();
             }
             String t = target.contains(",") ? Balancing.listTarget(target) : target;
-            io.grpc.ManagedChannelBuilder<?> b = Grpc.newChannelBuilder(t, creds).maxInboundMessageSize(maxInboundBytes);
+            // pings on a call's connection every 20 s: a daemon whose host went down or whose network
+            // was cut (no reset comes) is noticed within half a minute, and its jobs placed again
+            io.grpc.ManagedChannelBuilder<?> b = Grpc.newChannelBuilder(t, creds).maxInboundMessageSize(maxInboundBytes)
+                    .keepAliveTime(20, TimeUnit.SECONDS).keepAliveTimeout(10, TimeUnit.SECONDS);
             if (balance) {
                 b.defaultServiceConfig(Balancing.serviceConfig()).disableServiceConfigLookUp();
             }
@@ -201,8 +204,11 @@ public final class CuzkClient implements AutoCloseable {
         static final Failover DEFAULT = new Failover(6, Duration.ofMillis(250));
 
         long backoffNanos(int attemptsMade) {
-            long first = Math.max(1, firstBackoff.toNanos());
-            return Math.min(TimeUnit.SECONDS.toNanos(5), first << Math.min(20, attemptsMade - 1));
+            long cap = TimeUnit.SECONDS.toNanos(5), b = Math.max(1, firstBackoff.toNanos());
+            for (int i = 1; i < attemptsMade && b < cap; i++) {
+                b *= 2;
+            }
+            return Math.min(b, cap);
         }
     }
 
@@ -463,12 +469,20 @@ public final class CuzkClient implements AutoCloseable {
                     + " was not proved in time (" + p.attempts + " attempts)").asRuntimeException());
             return;
         }
+        if (channel.isShutdown()) {
+            p.done.completeExceptionally(io.grpc.Status.CANCELLED.withDescription("job " + p.spec.getClientJobId()
+                    + ": the client was closed before the job was placed").asRuntimeException());
+            return;
+        }
         p.attempts++;
         async.withDeadlineAfter(left, TimeUnit.NANOSECONDS).run(new io.grpc.stub.ClientResponseObserver<SubmitRequest, JobEvent>() {
             @Override
             public void beforeStart(io.grpc.stub.ClientCallStreamObserver<SubmitRequest> requests) {
                 p.call = requests;
                 new Sender(p.spec, p.witnesses, requests, p.done::completeExceptionally);
+                if (p.done.isCancelled()) { // the caller cancelled while this attempt was being started
+                    requests.cancel("the caller cancelled the job", null);
+                }
             }
 
             @Override
@@ -505,10 +519,16 @@ public final class CuzkClient implements AutoCloseable {
                     return;
                 }
                 long wait = failover.backoffNanos(p.attempts);
-                if (p.attempts >= failover.maxAttempts() || System.nanoTime() + wait >= p.deadlineNanos) {
+                if (p.attempts >= failover.maxAttempts()) {
                     p.done.completeExceptionally(s.getCode().toStatus().withDescription("job " + p.spec.getClientJobId()
                             + " could not be placed on any daemon in " + p.attempts + " attempts; the last: "
                             + why(s)).withCause(t)
+                            .asRuntimeException());
+                    return;
+                }
+                if (System.nanoTime() + wait >= p.deadlineNanos) {
+                    p.done.completeExceptionally(io.grpc.Status.DEADLINE_EXCEEDED.withDescription("job " + p.spec.getClientJobId()
+                            + " was not placed before its timeout (" + p.attempts + " attempts; the last: " + why(s) + ")").withCause(t)
                             .asRuntimeException());
                     return;
                 }
@@ -517,8 +537,12 @@ public final class CuzkClient implements AutoCloseable {
                 // on a thread of its own: the common pool's few workers may all be blocked by
                 // callers (on a 2-core machine there is one), and a retry must not wait for them
                 Retries.SCHEDULER.schedule(() -> {
-                    if (!p.done.isDone()) {
-                        attempt(p);
+                    try {
+                        if (!p.done.isDone()) {
+                            attempt(p);
+                        }
+                    } catch (RuntimeException | Error x) { // the caller must hear of it, not wait forever
+                        p.done.completeExceptionally(x);
                     }
                 }, wait, TimeUnit.NANOSECONDS);
             }

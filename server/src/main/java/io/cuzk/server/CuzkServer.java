@@ -74,7 +74,10 @@ public final class CuzkServer implements AutoCloseable {
             } else {
                 ServerCredentials creds = b.tlsCert != null ? TlsServerCredentials.create(b.tlsCert.toFile(), b.tlsKey.toFile())
                         : InsecureServerCredentials.create();
-                sb = NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.port), creds);
+                // pings find a client that vanished without closing its connection (its host down, the
+                // network cut): its calls end, and a Run's job with them; clients may ping every 10 s
+                sb = NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.port), creds).keepAliveTime(30, TimeUnit.SECONDS)
+                        .keepAliveTimeout(10, TimeUnit.SECONDS).permitKeepAliveTime(10, TimeUnit.SECONDS);
             }
             sb.maxInboundMessageSize(b.maxMessageBytes);
             this.load = new LoadReports(engine, service, b.maxQueuedPartitions, b.engine.devices().size() * b.engine.workersPerDevice());

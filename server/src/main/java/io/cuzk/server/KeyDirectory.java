@@ -106,12 +106,12 @@ final class KeyDirectory implements AutoCloseable {
         private volatile io.cuzk.witness.WitnessCalculator.Circuit compiled;
         private final Object compiling = new Object();
         private final java.util.Queue<io.cuzk.witness.WitnessCalculator> idle = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        /** Calculations of this key at once, at most: one per core (each has a WebAssembly memory of its own). */
+        /** Calculations of this key at once, at most (each calculator has a WebAssembly memory of its own). */
         private final java.util.concurrent.Semaphore calculating = new java.util.concurrent.Semaphore(WITNESS_THREADS);
 
         /**
          * The witness of one input.json with the key's circuit (compiled on first use and kept),
-         * several inputs at once on calculators that share the compiled code, one per core at most;
+         * several inputs at once on calculators that share the compiled code ({@link #WITNESS_THREADS} at most);
          * under no lock that the key's loading, its status or its other jobs wait on. The circuit
          * must belong to the key: a witness of another circuit is refused by the witness checks
          * that follow.
@@ -160,8 +160,11 @@ final class KeyDirectory implements AutoCloseable {
         }
     }
 
-    /** Witness calculations of one key at once, at most. */
-    static final int WITNESS_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    /**
+     * Witness calculations of one key at once, at most: one per core up to 4 (each calculator keeps
+     * the circuit's WebAssembly memory, hundreds of MiB for a large circuit, for as long as the key).
+     */
+    static final int WITNESS_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
     private final Path dir;
     private final Map<String, Entry> byName = new TreeMap<>();
 

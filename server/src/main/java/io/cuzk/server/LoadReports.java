@@ -12,7 +12,8 @@ import java.util.ArrayDeque;
  * Sampled once a second by the daemon's ticker; figures over the last {@value #WINDOW_SECONDS} s:
  *
  * <ul>
- *   <li>qps: partitions proved per second;
+ *   <li>qps: partitions proved per second (a thousandth while partitions are held and none
+ *       is proved: the policy ignores a zero and would keep the daemon's last weight);
  *   <li>application utilization: the partitions the daemon held (accepted, not yet ended: queued,
  *       in synthesis, on a device, finalizing), on average over the window, per device worker. By
  *       Little's law a client's weight for this daemon, qps / utilization, is then its device
@@ -31,6 +32,8 @@ import java.util.ArrayDeque;
  */
 final class LoadReports {
     static final int WINDOW_SECONDS = 5;
+    /** The qps reported while partitions are held and none is proved. */
+    static final double STALLED_QPS = 1e-3;
 
     record Sample(long nanos, double busySeconds, long partitionsDone, long partitionsFailed, double heldSeconds) {}
 
@@ -101,8 +104,14 @@ final class LoadReports {
         } else {
             long done = now.partitionsDone() - first.partitionsDone();
             double busy = Math.min(1, Math.max(0, (now.busySeconds() - first.busySeconds()) / (seconds * devices)));
-            double qps = done / seconds, eps = (now.partitionsFailed() - first.partitionsFailed()) / seconds;
+            double qps = done / seconds;
+            double eps = (now.partitionsFailed() - first.partitionsFailed()) / seconds;
             double util = (now.heldSeconds() - first.heldSeconds()) / seconds / workers;
+            if (done == 0 && util > 0) {
+                // partitions held and none proved in the window (a long partition, or a stuck
+                // device): a weight near zero, where a zero would keep the last weight
+                qps = STALLED_QPS;
+            }
             load = new Load(busy, qps, eps, util, memory, cpu, queued, m.budgetCapacity() - m.budgetUsed(), seconds);
         }
         last = load;

@@ -109,21 +109,24 @@ final class ProverService extends ProverGrpc.ProverImplBase {
     // ---- accepting jobs -------------------------------------------------------------------------
 
     /**
-     * In the trailers of every RESOURCE_EXHAUSTED the daemon answers: one of its own limits (queue,
-     * witness bytes, memory budget) refused the job, and a daemon with room or larger limits may
-     * take it; a client balancing several daemons places it again (gRPC's own RESOURCE_EXHAUSTED,
-     * a reply over the client's message limit, has no such trailer).
+     * In the trailers of a RESOURCE_EXHAUSTED for a limit that passes (the daemon's queue full, its
+     * witness bytes in flight over their limit): another daemon, or this one a moment later, may
+     * take the job, and a client balancing several daemons places it again. The fixed limits (a
+     * job over the witness or queue limit, over the memory budget) and gRPC's own
+     * RESOURCE_EXHAUSTED (a reply over the client's message limit) have no such trailer.
      */
     static final io.grpc.Metadata.Key<String> PLACE_ELSEWHERE = io.grpc.Metadata.Key.of("cuzk-place-elsewhere",
             io.grpc.Metadata.ASCII_STRING_MARSHALLER);
 
     private static StatusRuntimeException status(io.grpc.Status s, String message) {
-        if (s.getCode() == io.grpc.Status.Code.RESOURCE_EXHAUSTED) {
-            io.grpc.Metadata trailers = new io.grpc.Metadata();
-            trailers.put(PLACE_ELSEWHERE, "1");
-            return s.withDescription(message).asRuntimeException(trailers);
-        }
         return s.withDescription(message).asRuntimeException();
+    }
+
+    /** RESOURCE_EXHAUSTED for a limit that passes (the queue full, too many witness bytes arriving): worth placing elsewhere. */
+    private static StatusRuntimeException busy(String message) {
+        io.grpc.Metadata trailers = new io.grpc.Metadata();
+        trailers.put(PLACE_ELSEWHERE, "busy");
+        return io.grpc.Status.RESOURCE_EXHAUSTED.withDescription(message).asRuntimeException(trailers);
     }
 
     private void requireAccepting() {
@@ -221,7 +224,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         List<Witness> witnesses = new ArrayList<>(n);
         try {
             if (queued > limits.maxQueuedPartitions()) {
-                throw status(io.grpc.Status.RESOURCE_EXHAUSTED, "the daemon's queue is full: " + (queued - n) + " partitions wait and"
+                throw busy("the daemon's queue is full: " + (queued - n) + " partitions wait and"
                         + " the limit is " + limits.maxQueuedPartitions());
             }
             ProvingKey key;
@@ -371,7 +374,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 }
                 // all Submit streams together: what the daemon holds of witnesses not yet accepted
                 if (all > limits.maxReceivingBytes()) {
-                    fail(status(io.grpc.Status.RESOURCE_EXHAUSTED, "the daemon is receiving more witness bytes than its limit of "
+                    fail(busy("the daemon is receiving more witness bytes than its limit of "
                             + limits.maxReceivingBytes() + " over all submissions; try again shortly"));
                     return;
                 }
@@ -454,7 +457,11 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             }
         });
         return new Receiver(reply, (spec, witnesses) -> {
-            ServerJob j = accept(spec, witnesses).job();
+            Accepted a = accept(spec, witnesses);
+            ServerJob j = a.job();
+            if (!a.existing()) {
+                j.createdByRun = true;
+            }
             ServerJob.Watcher w = new ServerJob.Watcher(call, j);
             followed.set(j);
             if (gone.get()) { // cancelled while the job was being accepted
@@ -469,13 +476,21 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         });
     }
 
-    /** A Run call's job that its caller left: cancelled, and its client job id freed on this daemon. */
+    /**
+     * A Run call's caller left: its watcher goes. A job a Run call made, that nobody follows any
+     * more (no other Run, no Await), is cancelled and its client job id freed on this daemon; one
+     * that others still follow (a client that came back with the same id, an Await), or that a
+     * Submit made (its client may Await it later), runs on.
+     */
     private void abandon(ServerJob j) {
         for (ServerJob.Watcher w : j.watchers) {
-            if (w.out.isCancelled()) {
+            if (w.out.isCancelled() || w.closed()) {
                 w.close();
                 j.watchers.remove(w);
             }
+        }
+        if (!j.createdByRun || !j.watchers.isEmpty() || j.end() != null) {
+            return;
         }
         forgetClientId(j); // first: once the job shows as cancelled, its id is free
         j.cancelReason = "the Run call that followed it was cancelled, its deadline passed or its client went away";

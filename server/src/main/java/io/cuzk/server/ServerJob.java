@@ -46,6 +46,8 @@ final class ServerJob {
     final String daemon;
     /** Set before the daemon cancels the job because it shuts down: Run calls then end UNAVAILABLE (place it elsewhere). */
     volatile boolean shutDown;
+    /** Made by a Run call (not by Submit): cancelled once no Run or Await follows it any more. */
+    volatile boolean createdByRun;
 
     ServerJob(long id, String clientJobId, String key, String daemon, JobHandle handle, Arena arena, List<Witness> witnesses) {
         this.id = id;

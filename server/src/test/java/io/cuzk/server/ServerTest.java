@@ -692,27 +692,56 @@ class ServerTest {
     }
 
     /**
-     * A daemon whose own limit refuses a job marks its RESOURCE_EXHAUSTED so: Run places the job
-     * again (here on the same daemon, the only one, until its attempts are spent) and says so;
-     * once there is room, the job is placed.
+     * A daemon whose queue is full marks its RESOURCE_EXHAUSTED as passing: Run places the job
+     * again (here on the same daemon, the only one) until its attempts are spent, and says so; with
+     * more patience it is placed once there is room. A job over a fixed limit is refused at once.
      */
     @Test
     void aFullDaemonIsTriedAgain() throws Exception {
-        try (Daemon d = daemon(b -> b.maxQueuedPartitions(3));
+        try (Daemon d = daemon(b -> b.maxQueuedPartitions(100));
                 CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName(d.name()).build(), null, 3, Duration.ofMillis(20))) {
-            StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                    () -> c.run("poseidon", Collections.nCopies(4, wtns), Priority.PRIORITY_NORMAL, null, WAIT, null));
-            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode());
-            assertTrue(e.getMessage().contains("could not be placed on any daemon in 3 attempts; the last: the job declares 4 partitions"),
-                    e.getMessage());
-            // the queue full for a moment: placed once the long job is done
-            CuzkClient.Submitted big = c.submit("poseidon", Collections.nCopies(3, wtns), Priority.PRIORITY_LOW, null);
+            StatusRuntimeException fixed = assertThrows(StatusRuntimeException.class,
+                    () -> c.run("poseidon", Collections.nCopies(101, wtns), Priority.PRIORITY_NORMAL, null, WAIT, null));
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, fixed.getStatus().getCode());
+            assertTrue(fixed.getStatus().getDescription().startsWith("the job declares 101 partitions"), fixed.getMessage());
+            CuzkClient.Submitted big = c.submit("poseidon", Collections.nCopies(100, wtns), Priority.PRIORITY_LOW, null);
+            StatusRuntimeException full = assertThrows(StatusRuntimeException.class,
+                    () -> c.run("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, null, WAIT, null));
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, full.getStatus().getCode());
+            assertTrue(full.getMessage().contains("could not be placed on any daemon in 3 attempts; the last: the daemon's queue is full"),
+                    full.getMessage());
             try (CuzkClient patient = CuzkClient.of(InProcessChannelBuilder.forName(d.name()).build(), null, 50, Duration.ofMillis(50))) {
                 CuzkClient.Proved p = patient.run("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, null, WAIT, null);
                 assertEquals(1, p.result().getProofsCount());
                 assertProof(p.result().getProofs(0));
+                assertTrue(p.attempts() > 1, "placed at once while the queue was full: " + p.attempts());
             }
-            assertEquals(3, c.await(big.jobId(), WAIT).getProofsCount());
+            assertEquals(100, c.await(big.jobId(), WAIT).getProofsCount());
+        }
+    }
+
+    /**
+     * A client that came back with the same client job id follows the job its first Run call
+     * made; the first call's end does not cancel it.
+     */
+    @Test
+    void aRunLeavingDoesNotCancelAJobOthersFollow() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            CompletableFuture<CuzkClient.Proved> first = c.runAsync("poseidon", Collections.nCopies(60, wtns), Priority.PRIORITY_LOW,
+                    "shared-1", WAIT, null);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("shared-1") && j.getPartitionsDone() > 0)) {
+                assertTrue(System.nanoTime() < deadline, "the job did not start");
+                Thread.sleep(5);
+            }
+            java.util.concurrent.CountDownLatch attached = new java.util.concurrent.CountDownLatch(1);
+            CompletableFuture<CuzkClient.Proved> second = c.runAsync("poseidon", Collections.nCopies(60, wtns), Priority.PRIORITY_LOW,
+                    "shared-1", WAIT, e -> attached.countDown()); // its first event: it follows the job
+            assertTrue(attached.await(60, java.util.concurrent.TimeUnit.SECONDS), "the second call did not attach");
+            first.cancel(true);
+            CuzkClient.Proved p = second.get(2, java.util.concurrent.TimeUnit.MINUTES);
+            assertEquals(60, p.result().getProofsCount());
+            assertEquals(1, c.status().getJobsSubmitted(), "one job, followed twice");
         }
     }
 

@@ -447,8 +447,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         ServerCallStreamObserver<JobEvent> call = (ServerCallStreamObserver<JobEvent>) reply;
         java.util.concurrent.atomic.AtomicReference<ServerJob> followed = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
-        // the caller gone (cancelled, its deadline passed, its connection lost): nobody waits for
-        // the job here any more; it goes, and its client job id is free for a later attempt
+        // the caller gone (cancelled, its deadline passed, its connection lost): this call no
+        // longer follows the job; a job it made that nobody else follows goes (abandon)
         call.setOnCancelHandler(() -> {
             gone.set(true);
             ServerJob j = followed.get();

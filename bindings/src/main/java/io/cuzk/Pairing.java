@@ -71,7 +71,7 @@ public final class Pairing {
         Validate.isTrue(!g1.isEmpty(), "no pairs");
         Curve curve = g1.get(0).curve();
         try (Arena a = Arena.ofConfined()) {
-            Vectors v = vectors(a, g1, g2);
+            Vectors v = vectors(a, curve, g1, g2);
             MemorySegment out = a.allocate(12L * curve.fpBytes(), 8);
             Checked.check(cuzk_h.cuzk_miller_loop(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), out), "cuzk_miller_loop");
             return new MillerValue(curve, out.toArray(ValueLayout.JAVA_BYTE));
@@ -101,10 +101,6 @@ public final class Pairing {
     }
 
     private record Vectors(PointVector g1, PointVector g2) {}
-
-    private static Vectors vectors(Arena a, List<Point> g1, List<Point> g2) {
-        return vectors(a, g1.isEmpty() ? Curve.BN254 : g1.get(0).curve(), g1, g2);
-    }
 
     /** The pairs as native vectors, each pair checked to be a G1 and a G2 point of the curve. */
     private static Vectors vectors(Arena a, Curve curve, List<Point> g1, List<Point> g2) {

@@ -144,11 +144,6 @@ public final class CuzkServer implements AutoCloseable {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
-    /** The load this daemon reports to balancing clients (ORCA), as last sampled. */
-    public LoadReports.Load load() {
-        return load.last();
-    }
-
     private void tick() {
         try {
             service.tick();

@@ -147,11 +147,6 @@ final class KeyDirectory implements AutoCloseable {
             }
         }
 
-        /** Calculators made for this key so far (idle now). */
-        int calculators() {
-            return idle.size();
-        }
-
         synchronized void close() {
             if (key != null) {
                 key.close();

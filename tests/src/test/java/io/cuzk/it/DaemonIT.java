@@ -112,15 +112,20 @@ class DaemonIT {
 
     /** Every proof checked by snarkjs, one node process per key. */
     static void verifyAll(String key, List<PartitionProof> proofs) throws IOException {
+        snarkjsVerifies(vks.get(key), proofs, work);
+    }
+
+    /** Every proof of the key whose verification_key.json is vk checked by snarkjs in one node process (a list file in dir). */
+    static void snarkjsVerifies(Path vk, List<PartitionProof> proofs, Path dir) throws IOException {
         ObjectMapper m = new ObjectMapper();
         ArrayNode list = m.createArrayNode();
         for (PartitionProof p : proofs) {
             list.addObject().put("proof", p.getProofJson()).put("public", p.getPublicJson());
         }
-        Path f = Files.createTempFile(work, key, ".json");
+        Path f = Files.createTempFile(dir, "proofs", ".json");
         Files.writeString(f, m.writeValueAsString(list));
-        String out = Node.run("verify_many.mjs", vks.get(key).toString(), f.toString()).strip();
-        assertEquals("ok " + proofs.size(), out, key);
+        String out = Node.run("verify_many.mjs", vk.toString(), f.toString()).strip();
+        assertEquals("ok " + proofs.size(), out, vk.toString());
     }
 
     /** 8 clients x 25 jobs over three keys on both curves: 200 results, one per submission, all valid. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.cuzk.api.CuzkClient;
 import io.cuzk.api.v1.JobEvent;
 import io.cuzk.api.v1.JobState;
@@ -277,19 +276,13 @@ class FarmIT {
 
     @SafeVarargs
     static void verifyWithSnarkjs(List<Outcome>... groups) throws IOException {
-        ObjectMapper m = new ObjectMapper();
-        ArrayNode list = m.createArrayNode();
-        int n = 0;
+        List<PartitionProof> proofs = new ArrayList<>();
         for (List<Outcome> g : groups) {
             assertTrue(!g.isEmpty(), "a daemon proved nothing to check");
             for (Outcome o : g) {
-                PartitionProof p = o.proved().result().getProofs(0);
-                list.addObject().put("proof", p.getProofJson()).put("public", p.getPublicJson());
-                n++;
+                proofs.add(o.proved().result().getProofs(0));
             }
         }
-        Path f = Files.createTempFile(work, "farm", ".json");
-        Files.writeString(f, m.writeValueAsString(list));
-        assertEquals("ok " + n, Node.run("verify_many.mjs", vkFile.toString(), f.toString()).strip());
+        DaemonIT.snarkjsVerifies(vkFile, proofs, work);
     }
 }

@@ -3,6 +3,13 @@
 // and the CUDA kernels.
 #pragma once
 #include <stdint.h>
+// The host's add-with-carry and subtract-with-borrow intrinsics: GCC compiles the portable forms
+// below into compare-and-set sequences, not into one ADC/SBB chain (limb additions 2-3x longer).
+// Not under nvcc, whose host pass need not accept the x86 intrinsic headers.
+#if defined(__x86_64__) && !defined(__CUDACC__)
+#define CUZK_X86_CARRY 1
+#include <x86intrin.h>
+#endif
 
 // CUZK_HD: small routines, always inlined (limb helpers, field add/sub/mul).
 // CUZK_HDI: larger routines (exponentiation, point formulas) left to the compiler's judgement.
@@ -79,6 +86,11 @@ CUZK_HD uint64_t add_carry(uint64_t a, uint64_t b, uint64_t carry_in, uint64_t& 
     c += (s2 < s);
     sum = s2;
     return c;
+#elif defined(CUZK_X86_CARRY)
+    unsigned long long s;
+    const uint64_t c = _addcarry_u64((unsigned char)carry_in, a, b, &s);
+    sum = s;
+    return c;
 #else
     unsigned __int128 t = (unsigned __int128)a + b + carry_in;
     sum = (uint64_t)t;
@@ -88,12 +100,19 @@ CUZK_HD uint64_t add_carry(uint64_t a, uint64_t b, uint64_t carry_in, uint64_t& 
 
 // diff = a - b - borrow_in (borrow_in in {0,1}); returns borrow out.
 CUZK_HD uint64_t sub_borrow(uint64_t a, uint64_t b, uint64_t borrow_in, uint64_t& diff) {
+#if defined(CUZK_X86_CARRY)
+    unsigned long long d;
+    const uint64_t br = _subborrow_u64((unsigned char)borrow_in, a, b, &d);
+    diff = d;
+    return br;
+#else
     uint64_t d = a - b;
     uint64_t br = (a < b);
     uint64_t d2 = d - borrow_in;
     br += (d < borrow_in);
     diff = d2;
     return br;
+#endif
 }
 
 CUZK_NS_END

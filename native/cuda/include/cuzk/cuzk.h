@@ -27,7 +27,8 @@
  * Version 2: cuzk_groth16_abc and cuzk_groth16_h take config structs; cuzk_points_check is
  * cuzk_points_decode with a NULL dst; cuzk_scalars_decode checks and reports like it;
  * cuzk_host_alloc and cuzk_host_free take cuzk_host_config (and may copy); cuzk_abi_version_value.
- * Version 3: cuzk_pairing. Version 4: cuzk_miller_loop and cuzk_pairing_check.
+ * Version 3: cuzk_pairing. Version 4: cuzk_miller_loop and cuzk_pairing_check. Version 5:
+ * cuzk_g2_prepare and cuzk_pairing_check_prepared.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -39,7 +40,7 @@
 extern "C" {
 #endif
 
-#define CUZK_ABI_VERSION 4
+#define CUZK_ABI_VERSION 5
 
 #if defined(_WIN32)
 #define CUZK_API __declspec(dllexport)
@@ -274,6 +275,20 @@ CUZK_API cuzk_status_t cuzk_miller_loop(uint32_t curve, const void* g1, const vo
  * is refused (CUZK_ERR_INVALID_ARGUMENT). Points as for cuzk_pairing. */
 CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* factor,
                                           uint32_t* is_one);
+/* The lines of the Miller loops of n G2 points, computed once for pairs whose G2 point is fixed
+ * (a Groth16 key's beta, gamma and delta), so that a check does not compute them again. With out
+ * NULL, *bytes receives the size of one point's lines (the same for every point of the curve);
+ * else out (8-byte aligned, *bytes at least n times that size) receives the n points' lines, one
+ * after the other. A point at infinity is allowed (its pairs contribute one). Points as for
+ * cuzk_pairing (not validated). */
+CUZK_API cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes);
+/* cuzk_pairing_check with n_fixed more pairs: g1_fixed[k] and the G2 point whose lines are the
+ * k-th in prepared (from cuzk_g2_prepare for this curve, 8-byte aligned; a g1_fixed point at
+ * infinity leaves its pair out). Lines that cuzk_g2_prepare did not write for this curve are
+ * refused (CUZK_ERR_INVALID_ARGUMENT). Per pair, a prepared pair costs about half of another. */
+CUZK_API cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n,
+                                                   const void* g1_fixed, const void* prepared, uint64_t n_fixed,
+                                                   const void* factor, uint32_t* is_one);
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 /* result (affine) = sum scalars[i] * bases[i]. */

@@ -71,8 +71,17 @@ struct Field {
         uint64_t t[N];
         uint64_t borrow = 0;
         CUZK_UNROLL for (int i = 0; i < N; i++) borrow = sub_borrow(a[i], m.v[i], borrow, t[i]);
+#if defined(CUZK_X86_CARRY)
+        // CMOV: GCC makes the masks below into vector shuffles, and a plain ?: into a branch
+        CUZK_UNROLL for (int i = 0; i < N; i++) {
+            uint64_t v = t[i];
+            __asm__("testq %[b], %[b]\n\tcmovnzq %[a], %[v]" : [v] "+r"(v) : [a] "rm"(a[i]), [b] "r"(borrow) : "cc");
+            a[i] = v;
+        }
+#else
         const uint64_t keep = 0 - borrow;  // all ones when a < p
         CUZK_UNROLL for (int i = 0; i < N; i++) a[i] = (a[i] & keep) | (t[i] & ~keep);
+#endif
     }
 
     CUZK_HD Field operator+(const Field& b) const {

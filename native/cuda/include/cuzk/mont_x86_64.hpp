@@ -8,7 +8,7 @@ namespace cuzk {
 namespace x86 {
 
 // r = a*b*2^(-256) mod p, r < 2p, for an 4-limb modulus m = p < 2^254 and inv = -p^-1 mod 2^64.
-static inline void mont_mul_adx_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4], uint64_t inv) {
+static inline __attribute__((always_inline)) void mont_mul_adx_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4], uint64_t inv) {
     uint64_t t0, t1, t2, t3, t4, lo, hi;
     __asm__(
         "xorl %k[t0], %k[t0]\n\t"
@@ -157,7 +157,7 @@ static inline void mont_mul_adx_4(uint64_t r[4], const uint64_t a[4], const uint
 }
 
 // r = a*b*2^(-384) mod p, r < 2p, for an 6-limb modulus m = p < 2^382 and inv = -p^-1 mod 2^64.
-static inline void mont_mul_adx_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6], uint64_t inv) {
+static inline __attribute__((always_inline)) void mont_mul_adx_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6], uint64_t inv) {
     uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi;
     __asm__(
         "xorl %k[t0], %k[t0]\n\t"

@@ -1,5 +1,9 @@
 // Products of pairings on the CPU (one build per arithmetic path; see runtime/impl.hpp), for
 // Groth16 verification: e(A, B) e(-alpha, beta) e(-L, gamma) e(-C, delta) = 1.
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "cuzk/pairing.hpp"
 #include "msm/base_array.hpp"
 #include "runtime/api_common.hpp"
@@ -63,6 +67,78 @@ void check(const void* g1, const void* g2, uint64_t n, const void* factor, uint3
     *is_one = Pairing<T>::final_exponentiation(f).is_one() ? 1 : 0;
 }
 
+// One G2 point's prepared lines: this header, then Pairing<T>::LINES lines (three Fp2 each).
+struct PreparedHeader {
+    uint64_t magic;  // PREPARED_MAGIC
+    uint64_t curve;
+    uint64_t lines;  // Pairing<T>::LINES
+    uint64_t live;   // 0 for a point at infinity (no lines follow, the space is zero)
+};
+constexpr uint64_t PREPARED_MAGIC = 0x454e494c4b5a5543ull;  // "CUZKLINE"
+
+template <class T>
+constexpr uint64_t prepared_bytes() {
+    return sizeof(PreparedHeader) + (uint64_t)Pairing<T>::LINES * sizeof(typename Pairing<T>::Line);
+}
+
+template <class T>
+void prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes) {
+    using P = Pairing<T>;
+    constexpr uint64_t each = prepared_bytes<T>();
+    if (out == nullptr) {
+        *bytes = each;
+        return;
+    }
+    require(n <= *bytes / each, "out holds " + std::to_string(*bytes) + " bytes; " + std::to_string(n) + " points' lines take " +
+                                    std::to_string(n) + " x " + std::to_string(each));
+    HostArray<typename P::G2A> copy;
+    const auto* q = n ? aligned_points<typename T::G2>(g2, n, copy) : nullptr;
+    for (uint64_t k = 0; k < n; k++) {
+        auto* at = static_cast<unsigned char*>(out) + k * each;
+        auto* h = reinterpret_cast<PreparedHeader*>(at);
+        std::memset(at, 0, each);
+        *h = {PREPARED_MAGIC, curve, (uint64_t)P::LINES, q[k].is_inf() ? 0u : 1u};
+        if (h->live) P::prepare(q[k], reinterpret_cast<typename P::Line*>(h + 1));
+    }
+}
+
+// The k-th point's lines in prepared (null for a point at infinity), after checking that they
+// are what prepare() wrote for this curve: its header, and every coefficient below p.
+template <class T>
+const typename Pairing<T>::Line* prepared_lines(uint32_t curve, const void* prepared, uint64_t k) {
+    using P = Pairing<T>;
+    using Fp = typename T::Fp;
+    const auto* at = static_cast<const unsigned char*>(prepared) + k * prepared_bytes<T>();
+    const auto* h = reinterpret_cast<const PreparedHeader*>(at);
+    const std::string which = "prepared lines " + std::to_string(k);
+    require(h->magic == PREPARED_MAGIC && h->lines == (uint64_t)P::LINES && h->live <= 1,
+            which + ": not lines from cuzk_g2_prepare");
+    require(h->curve == curve, which + ": prepared for another curve");
+    if (!h->live) return nullptr;
+    const auto* words = reinterpret_cast<const uint64_t*>(h + 1);
+    constexpr int per_line = (int)(sizeof(typename P::Line) / sizeof(uint64_t));
+    for (int i = 0; i < P::LINES * per_line; i += Fp::N) {
+        require(Fp::is_canonical(words + i), which + ": a coefficient is not below p (not lines from cuzk_g2_prepare)");
+    }
+    return reinterpret_cast<const typename P::Line*>(h + 1);
+}
+
+template <class T>
+void check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+                    uint64_t n_fixed, const void* factor, uint32_t* is_one) {
+    using P = Pairing<T>;
+    std::vector<const typename P::Line*> lines(n_fixed);
+    for (uint64_t k = 0; k < n_fixed; k++) lines[k] = prepared_lines<T>(curve, prepared, k);
+    HostArray<typename P::G1A> c1, cf;
+    HostArray<typename P::G2A> c2;
+    const auto* p = n ? aligned_points<typename T::G1>(g1, n, c1) : nullptr;
+    const auto* q = n ? aligned_points<typename T::G2>(g2, n, c2) : nullptr;
+    const auto* pf = n_fixed ? aligned_points<typename T::G1>(g1_fixed, n_fixed, cf) : nullptr;
+    F12<T> f = P::miller_loop(p, q, n, pf, lines.data(), n_fixed);
+    if (factor != nullptr) f = f * load<T>(factor);
+    *is_one = P::final_exponentiation(f).is_one() ? 1 : 0;
+}
+
 void require_pairs(const void* g1, const void* g2, uint64_t n) {
     if (n > 0) {
         require_ptr(g1, "g1");
@@ -91,6 +167,36 @@ cuzk_status_t impl_miller_loop(uint32_t curve, const void* g1, const void* g2, u
         require_pairs(g1, g2, n);
         if (curve == CUZK_CURVE_BN254) store<bn254_tower>(loop<bn254_tower>(g1, g2, n), out);
         else store<bls12_381_tower>(loop<bls12_381_tower>(g1, g2, n), out);
+    });
+}
+
+cuzk_status_t impl_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes) {
+    return guarded("cuzk_g2_prepare", [&] {
+        require_curve(curve);
+        require_ptr(bytes, "bytes");
+        if (out != nullptr) {
+            require_aligned(out, "out");
+            if (n > 0) require_ptr(g2, "g2");
+        }
+        if (curve == CUZK_CURVE_BN254) prepare<bn254_tower>(curve, g2, n, out, bytes);
+        else prepare<bls12_381_tower>(curve, g2, n, out, bytes);
+    });
+}
+
+cuzk_status_t impl_pairing_check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed,
+                                          const void* prepared, uint64_t n_fixed, const void* factor, uint32_t* is_one) {
+    return guarded("cuzk_pairing_check_prepared", [&] {
+        require_curve(curve);
+        require_ptr(is_one, "is_one");
+        require_pairs(g1, g2, n);
+        if (n_fixed > 0) {
+            require_ptr(g1_fixed, "g1_fixed");
+            require_aligned(prepared, "prepared");
+        }
+        require(n_fixed <= 64, "more than 64 prepared pairs");
+        if (factor != nullptr) require_aligned(factor, "factor");
+        if (curve == CUZK_CURVE_BN254) check_prepared<bn254_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+        else check_prepared<bls12_381_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
     });
 }
 

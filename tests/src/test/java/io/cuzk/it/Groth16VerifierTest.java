@@ -70,8 +70,8 @@ class Groth16VerifierTest {
             boolean expected = c.get("valid").asBoolean();
             assertEquals(name.equals("valid"), expected, "snarkjs's own answer for " + name);
             Proof p = Proof.read(proofFile, publicFile);
-            // a key's first verification runs four pairs' loops, the later ones reuse the loop of
-            // (-alpha, beta): the same answer either way
+            // a key's first verification runs four pairs' loops, the later ones reuse the key's part
+            // (the loop of (-alpha, beta), the lines of gamma and delta): the same answer either way
             assertEquals(expected, Groth16Verifier.verify(vk, p), name);
             assertEquals(expected, Groth16Verifier.verify(vk, p), name + ", again");
             assertEquals(expected, Groth16Verifier.verify(vk, p), name + ", a third time");

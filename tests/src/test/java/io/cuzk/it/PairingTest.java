@@ -45,6 +45,22 @@ class PairingTest {
         return EthereumVectorsTest.load("fail-blsPairing.json").stream();
     }
 
+    /** A vector's pairs, decoded with every check (none for an empty input). */
+    record Pairs(PointVector p, PointVector q, int n) {}
+
+    static Pairs decode(Arena a, Curve c, byte[] input) {
+        Encoding e = Encoding.ethereum(c);
+        int g1 = e.pointBytes(c, Group.G1), pair = g1 + e.pointBytes(c, Group.G2);
+        int n = input.length / pair;
+        if (n == 0) {
+            return new Pairs(null, null, 0);
+        }
+        MemorySegment src = a.allocate(input.length);
+        MemorySegment.copy(MemorySegment.ofArray(input), 0, src, 0, input.length);
+        return new Pairs(Codec.decodePoints(a, c, Group.G1, e, src, n, pair, Check.all()),
+                Codec.decodePoints(a, c, Group.G2, e, src.asSlice(g1), n, pair, Check.all()), n);
+    }
+
     /** The precompile's answer: the product of the pairs' pairings is one, decoded with every check. */
     static boolean pairingCheck(Curve c, byte[] input) {
         Encoding e = Encoding.ethereum(c);
@@ -57,11 +73,8 @@ class PairingTest {
             return Pairing.isOne(List.of(), List.of());
         }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment src = a.allocate(input.length);
-            MemorySegment.copy(MemorySegment.ofArray(input), 0, src, 0, input.length);
-            PointVector p = Codec.decodePoints(a, c, Group.G1, e, src, n, pair, Check.all());
-            PointVector q = Codec.decodePoints(a, c, Group.G2, e, src.asSlice(g1), n, pair, Check.all());
-            return Pairing.isOne(p, q);
+            Pairs pairs = decode(a, c, input);
+            return Pairing.isOne(pairs.p(), pairs.q());
         }
     }
 
@@ -82,18 +95,14 @@ class PairingTest {
     @MethodSource("checks")
     void aMillerLoopFactorStandsForItsPairs(EthereumVectorsTest.Vector v) {
         Curve c = v.file().startsWith("bn256") ? Curve.BN254 : Curve.BLS12_381;
-        Encoding e = Encoding.ethereum(c);
-        int g1 = e.pointBytes(c, Group.G1), pair = g1 + e.pointBytes(c, Group.G2);
-        int n = v.input().length / pair;
-        if (n < 1) {
-            return; // the empty product: no pair to take apart
-        }
         boolean expected = new BigInteger(v.expected(), 16).equals(BigInteger.ONE);
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment src = a.allocate(v.input().length);
-            MemorySegment.copy(MemorySegment.ofArray(v.input()), 0, src, 0, v.input().length);
-            PointVector p = Codec.decodePoints(a, c, Group.G1, e, src, n, pair, Check.all());
-            PointVector q = Codec.decodePoints(a, c, Group.G2, e, src.asSlice(g1), n, pair, Check.all());
+            Pairs pairs = decode(a, c, v.input());
+            int n = pairs.n();
+            if (n < 1) {
+                return; // the empty product: no pair to take apart
+            }
+            PointVector p = pairs.p(), q = pairs.q();
             List<Point> rest1 = new java.util.ArrayList<>(), rest2 = new java.util.ArrayList<>();
             for (int i = 1; i < n; i++) {
                 rest1.add(p.get(i));
@@ -101,6 +110,87 @@ class PairingTest {
             }
             Pairing.MillerValue first = Pairing.millerLoop(List.of(p.get(0)), List.of(q.get(0)));
             assertEquals(expected, Pairing.isOne(rest1, rest2, first), v.name());
+        }
+    }
+
+    /**
+     * The same vectors with the G2 points of all pairs but the first prepared (their lines computed
+     * apart, as a verifier does for its key's points), then with every pair prepared, then with
+     * the first pair as a Miller loop factor and the rest prepared: the precompile's answer each
+     * time.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("checks")
+    void preparedPairsStandForTheirPairs(EthereumVectorsTest.Vector v) {
+        Curve c = v.file().startsWith("bn256") ? Curve.BN254 : Curve.BLS12_381;
+        boolean expected = new BigInteger(v.expected(), 16).equals(BigInteger.ONE);
+        try (Arena a = Arena.ofConfined()) {
+            Pairs pairs = decode(a, c, v.input());
+            int n = pairs.n();
+            if (n < 2) {
+                return; // nothing to split (the single pairs are in the vectors with several)
+            }
+            PointVector p = pairs.p(), q = pairs.q();
+            List<Point> all1 = new java.util.ArrayList<>(), all2 = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                all1.add(p.get(i));
+                all2.add(q.get(i));
+            }
+            Pairing.PreparedG2 rest = Pairing.prepare(all2.subList(1, n));
+            assertEquals(expected, Pairing.isOne(all1.subList(0, 1), all2.subList(0, 1), all1.subList(1, n), rest, null), v.name());
+            assertEquals(expected, Pairing.isOne(List.of(), List.of(), all1, Pairing.prepare(all2), null), v.name() + ", all prepared");
+            Pairing.MillerValue first = Pairing.millerLoop(all1.subList(0, 1), all2.subList(0, 1));
+            assertEquals(expected, Pairing.isOne(List.of(), List.of(), all1.subList(1, n), rest, first), v.name() + ", with a factor");
+        }
+    }
+
+    /** A prepared pair whose G1 point is at infinity is left out, as is one whose G2 point is. */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void preparedPairsAtInfinityContributeOne(Curve c) {
+        Point p = Points.multiply(Points.generator(c, Group.G1), BigInteger.valueOf(5));
+        Point q = Points.multiply(Points.generator(c, Group.G2), BigInteger.valueOf(7));
+        Point g1Inf = Point.infinity(c, Group.G1), g2Inf = Point.infinity(c, Group.G2);
+        // e(5 G1, 7 G2) e(-35 G1, G2) = 1, with a prepared pair of each kind of infinity beside it
+        Point minus35 = Points.multiply(Points.generator(c, Group.G1), BigInteger.valueOf(35)).negated();
+        Pairing.PreparedG2 fixed = Pairing.prepare(List.of(Points.generator(c, Group.G2), g2Inf, q));
+        assertTrue(Pairing.isOne(List.of(p), List.of(q), List.of(minus35, p, g1Inf), fixed, null));
+        assertFalse(Pairing.isOne(List.of(p), List.of(q), List.of(minus35, p, p), fixed, null), "the third pair counts when its G1 point does");
+    }
+
+    /** Lines the library did not prepare (zeros; a coefficient not below p) are refused with a clear message. */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void linesNotFromPrepareAreRefused(Curve c) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment bytes = a.allocate(java.lang.foreign.ValueLayout.JAVA_LONG);
+            assertEquals(Status.OK, Status.of(io.cuzk.internal.ffi.cuzk_h.cuzk_g2_prepare(c.id(), MemorySegment.NULL, 0, MemorySegment.NULL,
+                    bytes)));
+            long each = bytes.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+            PointVector q = PointVector.allocate(a, c, Group.G2, 1);
+            q.set(0, Points.generator(c, Group.G2));
+            PointVector p = PointVector.allocate(a, c, Group.G1, 1);
+            p.set(0, Points.generator(c, Group.G1));
+            MemorySegment lines = a.allocate(each, 8);
+            MemorySegment one = a.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
+            int zeros = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check_prepared(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0,
+                    p.segment(), lines, 1, MemorySegment.NULL, one);
+            assertEquals(Status.INVALID_ARGUMENT, Status.of(zeros));
+            assertTrue(io.cuzk.internal.Checked.lastError().contains("not lines from cuzk_g2_prepare"), io.cuzk.internal.Checked.lastError());
+            assertEquals(Status.OK, Status.of(io.cuzk.internal.ffi.cuzk_h.cuzk_g2_prepare(c.id(), q.segment(), 1, lines, bytes)));
+            assertEquals(Status.OK, Status.of(io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check_prepared(c.id(), MemorySegment.NULL,
+                    MemorySegment.NULL, 0, p.segment(), lines, 1, MemorySegment.NULL, one)));
+            assertEquals(0, one.get(java.lang.foreign.ValueLayout.JAVA_INT, 0), "e(G1, G2) is not one");
+            lines.asSlice(each - c.fpBytes(), c.fpBytes()).fill((byte) 0xff); // the last coefficient above p
+            int corrupt = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check_prepared(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0,
+                    p.segment(), lines, 1, MemorySegment.NULL, one);
+            assertEquals(Status.INVALID_ARGUMENT, Status.of(corrupt));
+            assertTrue(io.cuzk.internal.Checked.lastError().contains("a coefficient is not below p"), io.cuzk.internal.Checked.lastError());
+            Curve other = c == Curve.BN254 ? Curve.BLS12_381 : Curve.BN254;
+            Pairing.PreparedG2 prepared = Pairing.prepare(List.of(Points.generator(c, Group.G2)));
+            IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+                    () -> Pairing.isOne(List.of(), List.of(), List.of(Points.generator(other, Group.G1)), prepared, null));
+            assertTrue(wrong.getMessage().contains("fixed pair 0: not a G1 point of"), wrong.getMessage());
         }
     }
 

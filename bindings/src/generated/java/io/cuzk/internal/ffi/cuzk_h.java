@@ -23,10 +23,10 @@ public class cuzk_h extends ffi_h {
 
     static final SymbolLookup SYMBOL_LOOKUP = io.cuzk.internal.NativeLibrary.symbols();
 
-    private static final int CUZK_ABI_VERSION = (int)4L;
+    private static final int CUZK_ABI_VERSION = (int)5L;
     /**
      * {@snippet lang=c :
-     * #define CUZK_ABI_VERSION 4
+     * #define CUZK_ABI_VERSION 5
      * }
      */
     public static int CUZK_ABI_VERSION() {
@@ -551,6 +551,138 @@ public class cuzk_h extends ffi_h {
                 traceDowncall("cuzk_pairing_check", curve, g1, g2, n, factor, is_one);
             }
             return (int)mh$.invokeExact(curve, g1, g2, n, factor, is_one);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_g2_prepare {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_g2_prepare");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void *g2, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static FunctionDescriptor cuzk_g2_prepare$descriptor() {
+        return cuzk_g2_prepare.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void *g2, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static MethodHandle cuzk_g2_prepare$handle() {
+        return cuzk_g2_prepare.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void *g2, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static MemorySegment cuzk_g2_prepare$address() {
+        return cuzk_g2_prepare.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void *g2, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static int cuzk_g2_prepare(int curve, MemorySegment g2, long n, MemorySegment out, MemorySegment bytes) {
+        var mh$ = cuzk_g2_prepare.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_g2_prepare", curve, g2, n, out, bytes);
+            }
+            return (int)mh$.invokeExact(curve, g2, n, out, bytes);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_pairing_check_prepared {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_pairing_check_prepared");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static FunctionDescriptor cuzk_pairing_check_prepared$descriptor() {
+        return cuzk_pairing_check_prepared.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static MethodHandle cuzk_pairing_check_prepared$handle() {
+        return cuzk_pairing_check_prepared.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static MemorySegment cuzk_pairing_check_prepared$address() {
+        return cuzk_pairing_check_prepared.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * }
+     */
+    public static int cuzk_pairing_check_prepared(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment g1_fixed, MemorySegment prepared, long n_fixed, MemorySegment factor, MemorySegment is_one) {
+        var mh$ = cuzk_pairing_check_prepared.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_pairing_check_prepared", curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+            }
+            return (int)mh$.invokeExact(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

@@ -285,7 +285,8 @@ CUZK_API cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void* g2, uint64_t 
 /* cuzk_pairing_check with n_fixed more pairs: g1_fixed[k] and the G2 point whose lines are the
  * k-th in prepared (from cuzk_g2_prepare for this curve, 8-byte aligned; a g1_fixed point at
  * infinity leaves its pair out). Lines that cuzk_g2_prepare did not write for this curve are
- * refused (CUZK_ERR_INVALID_ARGUMENT). Per pair, a prepared pair costs about half of another. */
+ * refused (CUZK_ERR_INVALID_ARGUMENT), as are more than 64 prepared pairs. Per pair, a prepared
+ * pair costs about half of another. */
 CUZK_API cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n,
                                                    const void* g1_fixed, const void* prepared, uint64_t n_fixed,
                                                    const void* factor, uint32_t* is_one);

@@ -147,7 +147,6 @@ public final class CuzkServer implements AutoCloseable {
     private void tick() {
         try {
             service.tick();
-            load.tick();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + e);
         }

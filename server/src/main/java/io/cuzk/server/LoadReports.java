@@ -27,8 +27,8 @@ import java.util.ArrayDeque;
  *       {@code queue} (partitions held over the daemon's queue limit).
  * </ul>
  *
- * Only the ticker thread samples ({@link #tick} every 0.1 s, {@link #sample} every second); the
- * recorder is safe to read from gRPC's threads.
+ * Only the ticker thread samples ({@link #sample} every second); the partitions held are integrated
+ * exactly as they change ({@link HeldPartitions}); the recorder is safe to read from gRPC's threads.
  */
 final class LoadReports {
     static final int WINDOW_SECONDS = 5;
@@ -53,9 +53,6 @@ final class LoadReports {
     private final ProverService service;
     private final long maxQueued;
     private final int workers;
-    /** The integral of the partitions held over time (partition-seconds), and when it was last advanced. */
-    private double heldSeconds;
-    private long heldAtNanos = System.nanoTime();
     private final ArrayDeque<Sample> samples = new ArrayDeque<>();
     private volatile Load last = new Load(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -66,20 +63,12 @@ final class LoadReports {
         this.workers = Math.max(1, workers);
     }
 
-    /** Advances the partitions-held integral; called every 0.1 s (and by each sample). */
-    void tick() {
-        long now = System.nanoTime();
-        heldSeconds += service.queuedPartitions() * ((now - heldAtNanos) / 1e9);
-        heldAtNanos = now;
-    }
-
     Load last() {
         return last;
     }
 
     /** Takes a sample and updates the recorder; called once a second. */
     void sample() {
-        tick();
         EngineStatus s = engine.status();
         double busySeconds = 0;
         for (EngineStatus.Device d : s.devices()) {
@@ -87,7 +76,7 @@ final class LoadReports {
         }
         int devices = Math.max(1, s.devices().size());
         Sample now = new Sample(System.nanoTime(), busySeconds, s.counters().partitionsDone(), s.counters().partitionsFailed(),
-                heldSeconds);
+                service.held.seconds());
         samples.addLast(now);
         while (samples.size() > WINDOW_SECONDS + 1) {
             samples.removeFirst();

@@ -57,7 +57,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
     private final Executor completions;
     private final long startedNanos = System.nanoTime();
     private final AtomicLong ids = new AtomicLong();
-    private final AtomicLong queuedPartitions = new AtomicLong();
+    /** Partitions accepted and not yet ended, and their integral over time (the load reports' utilization). */
+    final HeldPartitions held = new HeldPartitions();
     /** Witness bytes of Submit streams not yet accepted, over all of them. */
     private final AtomicLong receiving = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger inAccept = new java.util.concurrent.atomic.AtomicInteger();
@@ -88,7 +89,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
     /** Partitions accepted and not yet ended (queued, in synthesis, on a device, finalizing). */
     long queuedPartitions() {
-        return queuedPartitions.get();
+        return held.count();
     }
 
     boolean draining() {
@@ -218,7 +219,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             throw status(io.grpc.Status.NOT_FOUND, "no key named " + spec.getKey() + " in the daemon's key folder (ListKeys lists them)");
         }
         int n = witnessBytes.size();
-        long queued = queuedPartitions.addAndGet(n);
+        long queued = held.add(n);
         boolean accepted = false;
         Arena arena = Arena.ofShared();
         List<Witness> witnesses = new ArrayList<>(n);
@@ -269,7 +270,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             // built off the engine's threads: a finalizer completes the future and must not wait for JSON
             unreleased.incrementAndGet();
             h.future().whenCompleteAsync((proofs, error) -> {
-                queuedPartitions.addAndGet(-n);
+                held.add(-n);
                 job.ended(proofs, error);
             }, completions);
             // the witnesses live until the engine lets go of them: a cancelled job's partitions
@@ -284,7 +285,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             return job;
         } finally {
             if (!accepted) {
-                queuedPartitions.addAndGet(-n);
+                held.add(-n);
                 for (Witness w : witnesses) {
                     w.close();
                 }

@@ -642,13 +642,7 @@ class ServerTest {
             assertFalse(fresh.existing(), "the cancelled Run's client job id names a new job");
             assertEquals(1, c.await(fresh.jobId(), WAIT).getProofsCount());
 
-            // ORCA, out of band, asked for without the token as a balancing channel does. The held
-            // partitions are integrated from samples every 0.1 s, and one sample proof can take less:
-            // a burst keeps partitions queued across samples.
-            List<CuzkClient.Submitted> burst = new java.util.ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                burst.add(c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "orca-burst-" + i));
-            }
+            // ORCA, out of band, asked for without the token as a balancing channel does
             ManagedChannel plain = InProcessChannelBuilder.forName(d.name()).build();
             try {
                 var orca = io.grpc.xds.shaded.com.github.xds.service.orca.v3.OpenRcaServiceGrpc.newBlockingStub(plain)
@@ -658,7 +652,7 @@ class ServerTest {
                 io.grpc.xds.shaded.com.github.xds.data.orca.v3.OrcaLoadReport r = null;
                 for (int i = 0; i < 10 && reports.hasNext(); i++) {
                     r = reports.next();
-                    if (r.getRpsFractional() > 0 && r.getApplicationUtilization() > 0) {
+                    if (r.getRpsFractional() > 0) {
                         break;
                     }
                 }
@@ -668,9 +662,6 @@ class ServerTest {
                 assertTrue(r.getMemUtilization() >= 0 && r.getMemUtilization() <= 1, r.toString());
             } finally {
                 plain.shutdownNow();
-            }
-            for (CuzkClient.Submitted b : burst) {
-                assertEquals(1, c.await(b.jobId(), WAIT).getProofsCount());
             }
             Status st = c.status();
             assertEquals(d.name(), st.getName());

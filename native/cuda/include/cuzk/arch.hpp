@@ -115,4 +115,34 @@ CUZK_HD uint64_t sub_borrow(uint64_t a, uint64_t b, uint64_t borrow_in, uint64_t
 #endif
 }
 
+// The width-4 signed form of the little-endian W-word integer v, which it consumes: digits 0 or
+// odd in -7..7, at most one nonzero in any four, least significant first, into out; returns their
+// number (at most 64 W + 1). The top bit of v's top word must be clear (a negative digit carries
+// upward). An exponentiation or scalar multiplication by it needs only x, 3x, 5x, 7x and about
+// one product in five bits. Host code, also at compile time.
+template <int W>
+constexpr int signed_digits_w4(uint64_t (&v)[W], int8_t* out) {
+    int len = 0;
+    for (;;) {
+        uint64_t any = 0;
+        for (int w = 0; w < W; w++) any |= v[w];
+        if (any == 0) return len;
+        int d = 0;
+        if (v[0] & 1) {
+            d = (int)(v[0] & 15);
+            if (d >= 8) d -= 16;
+            if (d > 0) {
+                v[0] -= (uint64_t)d;  // the low four bits are d: no borrow
+            } else {
+                v[0] += (uint64_t)(-d);
+                uint64_t carry = v[0] < (uint64_t)(-d) ? 1 : 0;
+                for (int w = 1; w < W && carry; w++) carry = ++v[w] == 0 ? 1 : 0;
+            }
+        }
+        out[len++] = (int8_t)d;
+        for (int w = 0; w + 1 < W; w++) v[w] = (v[w] >> 1) | (v[w + 1] << 63);
+        v[W - 1] >>= 1;
+    }
+}
+
 CUZK_NS_END

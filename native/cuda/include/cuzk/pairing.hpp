@@ -173,17 +173,8 @@ struct Field12 {
             int8_t d[66] = {};
             int len = 0;
             constexpr Digits() {
-                uint64_t n = E;  // E < 2^63: n + 7 does not overflow
-                while (n != 0) {
-                    int8_t digit = 0;
-                    if (n & 1) {
-                        digit = (int8_t)(n & 15);
-                        if (digit >= 8) digit = (int8_t)(digit - 16);
-                        n = digit > 0 ? n - (uint64_t)digit : n + (uint64_t)(-digit);
-                    }
-                    d[len++] = digit;
-                    n >>= 1;
-                }
+                uint64_t v[1] = {E};
+                len = signed_digits_w4(v, d);
             }
         };
         static_assert(E != 0 && E < (uint64_t(1) << 63), "a nonzero exponent below 2^63");

@@ -103,27 +103,8 @@ Affine<G> msm_straus(const BaseArray<G>& bases, const uint64_t* k, uint64_t n) {
     P odd[MSM_STRAUS_MAX][4];
     int top = -1;
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t v[5] = {k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3], 0};
-        int len = 0;
-        while ((v[0] | v[1] | v[2] | v[3] | v[4]) != 0) {
-            int d = 0;
-            if (v[0] & 1) {
-                d = (int)(v[0] & 15);
-                if (d >= 8) d -= 16;
-                // v -= d: the low four bits become zero; a negative digit carries into the words above
-                uint64_t carry = 0;
-                if (d > 0) {
-                    carry = sub_borrow(v[0], (uint64_t)d, 0, v[0]);
-                    for (int w = 1; w < 5; w++) carry = sub_borrow(v[w], 0, carry, v[w]);
-                } else {
-                    carry = add_carry(v[0], (uint64_t)(-d), 0, v[0]);
-                    for (int w = 1; w < 5; w++) carry = add_carry(v[w], 0, carry, v[w]);
-                }
-            }
-            digits[i][len++] = (int8_t)d;
-            for (int w = 0; w < 4; w++) v[w] = (v[w] >> 1) | (v[w + 1] << 63);
-            v[4] >>= 1;
-        }
+        uint64_t v[4] = {k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3]};
+        const int len = signed_digits_w4(v, digits[i]);  // k < r < 2^255: the top bit is clear
         for (int j = len; j < MAX_DIGITS; j++) digits[i][j] = 0;
         if (len - 1 > top) top = len - 1;
         odd[i][0] = P::from_affine(bases[i]);

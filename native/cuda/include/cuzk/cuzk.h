@@ -28,7 +28,7 @@
  * cuzk_points_decode with a NULL dst; cuzk_scalars_decode checks and reports like it;
  * cuzk_host_alloc and cuzk_host_free take cuzk_host_config (and may copy); cuzk_abi_version_value.
  * Version 3: cuzk_pairing. Version 4: cuzk_miller_loop and cuzk_pairing_check. Version 5:
- * cuzk_g2_prepare and cuzk_pairing_check_prepared.
+ * cuzk_g2_prepare, and cuzk_pairing_check takes pairs with prepared G2 points.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -269,12 +269,6 @@ CUZK_API cuzk_status_t cuzk_pairing(uint32_t curve, const void* g1, const void* 
  * into out (8-byte aligned) as cuzk_pairing's 12 coefficients. A verifier computes once the loop
  * of pairs its key fixes (Groth16: -alpha and beta) and passes it to cuzk_pairing_check. */
 CUZK_API cuzk_status_t cuzk_miller_loop(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out);
-/* is_one = 1 when the final exponentiation of factor times the Miller loop of the n pairs is one,
- * else 0: the pairing product of the n pairs and the pairs whose loop factor is (from
- * cuzk_miller_loop, 8-byte aligned; NULL for none). A factor whose coefficients are not below p
- * is refused (CUZK_ERR_INVALID_ARGUMENT). Points as for cuzk_pairing. */
-CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* factor,
-                                          uint32_t* is_one);
 /* The lines of the Miller loops of n G2 points, computed once for pairs whose G2 point is fixed
  * (a Groth16 key's beta, gamma and delta), so that a check does not compute them again. With out
  * NULL, *bytes receives the size of one point's lines (the same for every point of the curve);
@@ -282,14 +276,16 @@ CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const 
  * after the other. A point at infinity is allowed (its pairs contribute one). Points as for
  * cuzk_pairing (not validated). */
 CUZK_API cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes);
-/* cuzk_pairing_check with n_fixed more pairs: g1_fixed[k] and the G2 point whose lines are the
- * k-th in prepared (from cuzk_g2_prepare for this curve, 8-byte aligned; a g1_fixed point at
- * infinity leaves its pair out). Lines that cuzk_g2_prepare did not write for this curve are
- * refused (CUZK_ERR_INVALID_ARGUMENT), as are more than 64 prepared pairs. Per pair, a prepared
- * pair costs about half of another. */
-CUZK_API cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n,
-                                                   const void* g1_fixed, const void* prepared, uint64_t n_fixed,
-                                                   const void* factor, uint32_t* is_one);
+/* is_one = 1 when the final exponentiation of the product of these Miller loops is one, else 0:
+ * the n pairs (g1[i], g2[i]); the n_fixed pairs (g1_fixed[k], the G2 point whose lines are the
+ * k-th in prepared, from cuzk_g2_prepare for this curve, 8-byte aligned; at most 64; a g1_fixed
+ * point at infinity leaves its pair out), each about half the cost of another; and the pairs whose
+ * loop factor is (from cuzk_miller_loop, 8-byte aligned; NULL for none). Lines that cuzk_g2_prepare
+ * did not write for this curve, and a factor whose coefficients are not below p, are refused
+ * (CUZK_ERR_INVALID_ARGUMENT). Points as for cuzk_pairing. */
+CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n,
+                                          const void* g1_fixed, const void* prepared, uint64_t n_fixed,
+                                          const void* factor, uint32_t* is_one);
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 /* result (affine) = sum scalars[i] * bases[i]. */

@@ -60,13 +60,6 @@ void pairing_product(const void* g1, const void* g2, uint64_t n, void* out, uint
     if (is_one != nullptr) *is_one = f.is_one() ? 1 : 0;
 }
 
-template <class T>
-void check(const void* g1, const void* g2, uint64_t n, const void* factor, uint32_t* is_one) {
-    F12<T> f = loop<T>(g1, g2, n);
-    if (factor != nullptr) f = f * load<T>(factor);
-    *is_one = Pairing<T>::final_exponentiation(f).is_one() ? 1 : 0;
-}
-
 // One G2 point's prepared lines: this header, then Pairing<T>::LINES lines (three Fp2 each).
 struct PreparedHeader {
     uint64_t magic;  // PREPARED_MAGIC
@@ -124,7 +117,7 @@ const typename Pairing<T>::Line* prepared_lines(uint32_t curve, const void* prep
 }
 
 template <class T>
-void check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+void check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
                     uint64_t n_fixed, const void* factor, uint32_t* is_one) {
     using P = Pairing<T>;
     std::vector<const typename P::Line*> lines(n_fixed);
@@ -183,9 +176,9 @@ cuzk_status_t impl_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* 
     });
 }
 
-cuzk_status_t impl_pairing_check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed,
-                                          const void* prepared, uint64_t n_fixed, const void* factor, uint32_t* is_one) {
-    return guarded("cuzk_pairing_check_prepared", [&] {
+cuzk_status_t impl_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+                                 uint64_t n_fixed, const void* factor, uint32_t* is_one) {
+    return guarded("cuzk_pairing_check", [&] {
         require_curve(curve);
         require_ptr(is_one, "is_one");
         require_pairs(g1, g2, n);
@@ -195,19 +188,8 @@ cuzk_status_t impl_pairing_check_prepared(uint32_t curve, const void* g1, const 
         }
         require(n_fixed <= 64, "more than 64 prepared pairs");
         if (factor != nullptr) require_aligned(factor, "factor");
-        if (curve == CUZK_CURVE_BN254) check_prepared<bn254_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
-        else check_prepared<bls12_381_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
-    });
-}
-
-cuzk_status_t impl_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* factor, uint32_t* is_one) {
-    return guarded("cuzk_pairing_check", [&] {
-        require_curve(curve);
-        require_ptr(is_one, "is_one");
-        require_pairs(g1, g2, n);
-        if (factor != nullptr) require_aligned(factor, "factor");
-        if (curve == CUZK_CURVE_BN254) check<bn254_tower>(g1, g2, n, factor, is_one);
-        else check<bls12_381_tower>(g1, g2, n, factor, is_one);
+        if (curve == CUZK_CURVE_BN254) check<bn254_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+        else check<bls12_381_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
     });
 }
 

@@ -196,18 +196,13 @@ CUZK_API cuzk_status_t cuzk_miller_loop(uint32_t curve, const void* g1, const vo
     return CUZK_DISPATCH(impl_miller_loop, curve, g1, g2, n, out);
 }
 
-CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* factor,
-                                          uint32_t* is_one) {
-    return CUZK_DISPATCH(impl_pairing_check, curve, g1, g2, n, factor, is_one);
-}
-
 CUZK_API cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes) {
     return CUZK_DISPATCH(impl_g2_prepare, curve, g2, n, out, bytes);
 }
 
-CUZK_API cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed,
-                                                   const void* prepared, uint64_t n_fixed, const void* factor, uint32_t* is_one) {
-    return CUZK_DISPATCH(impl_pairing_check_prepared, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed,
+                                          const void* prepared, uint64_t n_fixed, const void* factor, uint32_t* is_one) {
+    return CUZK_DISPATCH(impl_pairing_check, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
 }
 
 CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {

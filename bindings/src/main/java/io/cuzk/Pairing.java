@@ -84,20 +84,8 @@ public final class Pairing {
      * over the pairs and factor's pairs together, without their loop.
      */
     public static boolean isOne(List<Point> g1, List<Point> g2, MillerValue factor) {
-        NativeLibrary.require();
         Validate.notNull(factor, "factor");
-        Curve curve = factor.curve;
-        Validate.isTrue(g1.isEmpty() || g1.get(0).curve() == curve, "the pairs are of %s, the factor of %s", g1.isEmpty() ? ""
-                : g1.get(0).curve().cliName(), curve.cliName());
-        try (Arena a = Arena.ofConfined()) {
-            Vectors v = vectors(a, curve, g1, g2);
-            MemorySegment f = a.allocate(factor.bytes.length, 8);
-            MemorySegment.copy(factor.bytes, 0, f, ValueLayout.JAVA_BYTE, 0, factor.bytes.length);
-            MemorySegment one = a.allocate(ValueLayout.JAVA_INT);
-            Checked.check(cuzk_h.cuzk_pairing_check(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), f, one),
-                    "cuzk_pairing_check");
-            return one.get(ValueLayout.JAVA_INT, 0) == 1;
-        }
+        return check(factor.curve, g1, g2, List.of(), null, factor);
     }
 
     /**
@@ -155,18 +143,23 @@ public final class Pairing {
      * pair out. The same answer as {@link #isOne(List, List)} over all the pairs, faster.
      */
     public static boolean isOne(List<Point> g1, List<Point> g2, List<Point> g1Fixed, PreparedG2 fixed, MillerValue factor) {
-        NativeLibrary.require();
         Validate.notNull(fixed, "fixed");
-        Curve curve = fixed.curve;
-        Validate.isTrue(g1Fixed.size() == fixed.size, "%d G1 points for %d prepared G2 points", g1Fixed.size(), fixed.size);
-        Validate.isTrue(g1.isEmpty() || g1.get(0).curve() == curve, "the pairs are of %s, the prepared points of %s",
-                g1.isEmpty() ? "" : g1.get(0).curve().cliName(), curve.cliName());
-        Validate.isTrue(factor == null || factor.curve == curve, "the factor is of %s, the prepared points of %s",
-                factor == null ? "" : factor.curve.cliName(), curve.cliName());
+        Validate.isTrue(factor == null || factor.curve == fixed.curve, "the factor is of %s, the prepared points of %s",
+                factor == null ? "" : factor.curve.cliName(), fixed.curve.cliName());
+        return check(fixed.curve, g1, g2, g1Fixed, fixed, factor);
+    }
+
+    /** cuzk_pairing_check over the pairs of curve, the prepared pairs (none for a null fixed) and the factor (null for none). */
+    private static boolean check(Curve curve, List<Point> g1, List<Point> g2, List<Point> g1Fixed, PreparedG2 fixed, MillerValue factor) {
+        NativeLibrary.require();
+        int nFixed = fixed == null ? 0 : fixed.size;
+        Validate.isTrue(g1Fixed.size() == nFixed, "%d G1 points for %d prepared G2 points", g1Fixed.size(), nFixed);
+        Validate.isTrue(g1.isEmpty() || g1.get(0).curve() == curve, "the pairs are of %s, the %s of %s", g1.isEmpty() ? ""
+                : g1.get(0).curve().cliName(), fixed == null ? "factor" : "prepared points", curve.cliName());
         try (Arena a = Arena.ofConfined()) {
             Vectors v = vectors(a, curve, g1, g2);
-            PointVector pf = PointVector.allocate(a, curve, Group.G1, g1Fixed.size());
-            for (int k = 0; k < g1Fixed.size(); k++) {
+            PointVector pf = PointVector.allocate(a, curve, Group.G1, nFixed);
+            for (int k = 0; k < nFixed; k++) {
                 Validate.isTrue(g1Fixed.get(k).group() == Group.G1 && g1Fixed.get(k).curve() == curve, "fixed pair %d: not a G1 point of %s",
                         k, curve.cliName());
                 pf.set(k, g1Fixed.get(k));
@@ -177,8 +170,8 @@ public final class Pairing {
                 MemorySegment.copy(factor.bytes, 0, f, ValueLayout.JAVA_BYTE, 0, factor.bytes.length);
             }
             MemorySegment one = a.allocate(ValueLayout.JAVA_INT);
-            Checked.check(cuzk_h.cuzk_pairing_check_prepared(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), pf.segment(),
-                    fixed.lines, fixed.size, f, one), "cuzk_pairing_check_prepared");
+            Checked.check(cuzk_h.cuzk_pairing_check(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), pf.segment(),
+                    fixed == null ? MemorySegment.NULL : fixed.lines, nFixed, f, one), "cuzk_pairing_check");
             java.lang.ref.Reference.reachabilityFence(fixed);
             return one.get(ValueLayout.JAVA_INT, 0) == 1;
         }

@@ -46,7 +46,15 @@ class PairingTest {
     }
 
     /** A vector's pairs, decoded with every check (none for an empty input). */
-    record Pairs(PointVector p, PointVector q, int n) {}
+    record Pairs(PointVector p, PointVector q, int n) {
+        List<Point> g1() {
+            return java.util.stream.IntStream.range(0, n).mapToObj(p::get).toList();
+        }
+
+        List<Point> g2() {
+            return java.util.stream.IntStream.range(0, n).mapToObj(q::get).toList();
+        }
+    }
 
     static Pairs decode(Arena a, Curve c, byte[] input) {
         Encoding e = Encoding.ethereum(c);
@@ -102,14 +110,9 @@ class PairingTest {
             if (n < 1) {
                 return; // the empty product: no pair to take apart
             }
-            PointVector p = pairs.p(), q = pairs.q();
-            List<Point> rest1 = new java.util.ArrayList<>(), rest2 = new java.util.ArrayList<>();
-            for (int i = 1; i < n; i++) {
-                rest1.add(p.get(i));
-                rest2.add(q.get(i));
-            }
-            Pairing.MillerValue first = Pairing.millerLoop(List.of(p.get(0)), List.of(q.get(0)));
-            assertEquals(expected, Pairing.isOne(rest1, rest2, first), v.name());
+            List<Point> all1 = pairs.g1(), all2 = pairs.g2();
+            Pairing.MillerValue first = Pairing.millerLoop(all1.subList(0, 1), all2.subList(0, 1));
+            assertEquals(expected, Pairing.isOne(all1.subList(1, n), all2.subList(1, n), first), v.name());
         }
     }
 
@@ -130,12 +133,7 @@ class PairingTest {
             if (n < 2) {
                 return; // nothing to split (the single pairs are in the vectors with several)
             }
-            PointVector p = pairs.p(), q = pairs.q();
-            List<Point> all1 = new java.util.ArrayList<>(), all2 = new java.util.ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                all1.add(p.get(i));
-                all2.add(q.get(i));
-            }
+            List<Point> all1 = pairs.g1(), all2 = pairs.g2();
             Pairing.PreparedG2 rest = Pairing.prepare(all2.subList(1, n));
             assertEquals(expected, Pairing.isOne(all1.subList(0, 1), all2.subList(0, 1), all1.subList(1, n), rest, null), v.name());
             assertEquals(expected, Pairing.isOne(List.of(), List.of(), all1, Pairing.prepare(all2), null), v.name() + ", all prepared");
@@ -173,16 +171,16 @@ class PairingTest {
             p.set(0, Points.generator(c, Group.G1));
             MemorySegment lines = a.allocate(each, 8);
             MemorySegment one = a.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
-            int zeros = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check_prepared(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0,
+            int zeros = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0,
                     p.segment(), lines, 1, MemorySegment.NULL, one);
             assertEquals(Status.INVALID_ARGUMENT, Status.of(zeros));
             assertTrue(io.cuzk.internal.Checked.lastError().contains("not lines from cuzk_g2_prepare"), io.cuzk.internal.Checked.lastError());
             assertEquals(Status.OK, Status.of(io.cuzk.internal.ffi.cuzk_h.cuzk_g2_prepare(c.id(), q.segment(), 1, lines, bytes)));
-            assertEquals(Status.OK, Status.of(io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check_prepared(c.id(), MemorySegment.NULL,
+            assertEquals(Status.OK, Status.of(io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check(c.id(), MemorySegment.NULL,
                     MemorySegment.NULL, 0, p.segment(), lines, 1, MemorySegment.NULL, one)));
             assertEquals(0, one.get(java.lang.foreign.ValueLayout.JAVA_INT, 0), "e(G1, G2) is not one");
             lines.asSlice(each - c.fpBytes(), c.fpBytes()).fill((byte) 0xff); // the last coefficient above p
-            int corrupt = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check_prepared(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0,
+            int corrupt = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0,
                     p.segment(), lines, 1, MemorySegment.NULL, one);
             assertEquals(Status.INVALID_ARGUMENT, Status.of(corrupt));
             assertTrue(io.cuzk.internal.Checked.lastError().contains("a coefficient is not below p"), io.cuzk.internal.Checked.lastError());
@@ -201,7 +199,8 @@ class PairingTest {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment factor = a.allocate(12L * c.fpBytes(), 8).fill((byte) 0xff);
             MemorySegment one = a.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
-            int status = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0, factor, one);
+            int status = io.cuzk.internal.ffi.cuzk_h.cuzk_pairing_check(c.id(), MemorySegment.NULL, MemorySegment.NULL, 0, MemorySegment.NULL,
+                    MemorySegment.NULL, 0, factor, one);
             assertEquals(Status.INVALID_ARGUMENT, Status.of(status));
             String message = io.cuzk.internal.Checked.lastError();
             assertTrue(message.contains("factor: a coefficient is not below p"), message);

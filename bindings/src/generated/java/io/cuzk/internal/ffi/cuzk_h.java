@@ -493,71 +493,6 @@ public class cuzk_h extends ffi_h {
         }
     }
 
-    private static class cuzk_pairing_check {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            cuzk_h.C_INT,
-            cuzk_h.C_INT,
-            cuzk_h.C_POINTER,
-            cuzk_h.C_POINTER,
-            cuzk_h.C_LONG,
-            cuzk_h.C_POINTER,
-            cuzk_h.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_pairing_check");
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
-     * }
-     */
-    public static FunctionDescriptor cuzk_pairing_check$descriptor() {
-        return cuzk_pairing_check.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
-     * }
-     */
-    public static MethodHandle cuzk_pairing_check$handle() {
-        return cuzk_pairing_check.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
-     * }
-     */
-    public static MemorySegment cuzk_pairing_check$address() {
-        return cuzk_pairing_check.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *factor, uint32_t *is_one)
-     * }
-     */
-    public static int cuzk_pairing_check(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment factor, MemorySegment is_one) {
-        var mh$ = cuzk_pairing_check.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("cuzk_pairing_check", curve, g1, g2, n, factor, is_one);
-            }
-            return (int)mh$.invokeExact(curve, g1, g2, n, factor, is_one);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
     private static class cuzk_g2_prepare {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             cuzk_h.C_INT,
@@ -622,7 +557,7 @@ public class cuzk_h extends ffi_h {
         }
     }
 
-    private static class cuzk_pairing_check_prepared {
+    private static class cuzk_pairing_check {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             cuzk_h.C_INT,
             cuzk_h.C_INT,
@@ -636,7 +571,7 @@ public class cuzk_h extends ffi_h {
             cuzk_h.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_pairing_check_prepared");
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_pairing_check");
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -644,43 +579,43 @@ public class cuzk_h extends ffi_h {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
      * }
      */
-    public static FunctionDescriptor cuzk_pairing_check_prepared$descriptor() {
-        return cuzk_pairing_check_prepared.DESC;
+    public static FunctionDescriptor cuzk_pairing_check$descriptor() {
+        return cuzk_pairing_check.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
      * }
      */
-    public static MethodHandle cuzk_pairing_check_prepared$handle() {
-        return cuzk_pairing_check_prepared.HANDLE;
+    public static MethodHandle cuzk_pairing_check$handle() {
+        return cuzk_pairing_check.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
      * }
      */
-    public static MemorySegment cuzk_pairing_check_prepared$address() {
-        return cuzk_pairing_check_prepared.ADDR;
+    public static MemorySegment cuzk_pairing_check$address() {
+        return cuzk_pairing_check.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * cuzk_status_t cuzk_pairing_check_prepared(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
+     * cuzk_status_t cuzk_pairing_check(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one)
      * }
      */
-    public static int cuzk_pairing_check_prepared(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment g1_fixed, MemorySegment prepared, long n_fixed, MemorySegment factor, MemorySegment is_one) {
-        var mh$ = cuzk_pairing_check_prepared.HANDLE;
+    public static int cuzk_pairing_check(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment g1_fixed, MemorySegment prepared, long n_fixed, MemorySegment factor, MemorySegment is_one) {
+        var mh$ = cuzk_pairing_check.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("cuzk_pairing_check_prepared", curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+                traceDowncall("cuzk_pairing_check", curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
             }
             return (int)mh$.invokeExact(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
         } catch (Error | RuntimeException ex) {

@@ -199,9 +199,9 @@ class StatusPageIT {
     void pageShowsTheDevicesLiveAndMatchesTheStatus() throws Exception {
         Daemon d = serve("lockfree");
         int jobs = 250, partitions = 4;
-        Process load = workload(d, jobs, partitions);
         WebDriver b = browser();
         b.get("http://127.0.0.1:" + d.httpPort() + "/");
+        Process load = workload(d, jobs, partitions); // once the browser is up (see contendedBaselineShowsItsGaps)
         // the daemon has a token: the page asks for it, keeps it in the tab and goes on
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!b.findElement(By.id("token-form")).isDisplayed()) {
@@ -300,10 +300,12 @@ class StatusPageIT {
     @Test
     void contendedBaselineShowsItsGaps() throws Exception {
         Daemon d = serve("contended", "--tracker", "contended", "--stall-ms", "100");
-        Process load = workload(d, 60, 4);
         WebDriver b = browser();
         b.get("http://127.0.0.1:" + d.httpPort() + "/");
         ((JavascriptExecutor) b).executeScript("sessionStorage.setItem('cuzk-token', arguments[0]); location.reload();", TOKEN);
+        // the work starts once the browser is up: starting chromium on a busy 2-core machine took
+        // long enough for the workload to end before the page had 10 s of it to show
+        Process load = workload(d, 60, 4);
         waitFor("the contended device's partitions", s -> s.path("devices").size() == 1 && shown(s, "partitionsDone") > 0
                 && s.path("drawn").size() >= 2);
         screenshotOfTenBusySeconds("contended.png", load, d);

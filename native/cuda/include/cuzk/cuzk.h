@@ -315,10 +315,10 @@ CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, void* a, 
 CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 
 /* ---- the GPU algorithms on the host -------------------------------------------------------- */
-/* The CUDA kernels' algorithms (MSM: sorted bucket pairs, XYZZ bucket sums, segmented reduction;
- * NTT: several radix-2 stages per block in shared memory) run on the host, phase by phase over the
- * whole grid, with the kernels' own per-thread code: how CI checks the GPU algorithms without a
- * GPU. Same arguments and results as cuzk_msm and cuzk_ntt (window_bits 0 = the GPU's choice). */
+/* The CUDA kernels' algorithms (MSM: sorted bucket pairs, bucket sums in levels of runs, window
+ * sums in levels of segments; NTT: radix-2 stages in even groups per block in shared memory) run
+ * on the host, phase by phase over the whole grid, with the kernels' own per-thread code: how CI
+ * checks the GPU algorithms without a GPU. Same arguments and results as cuzk_msm and cuzk_ntt (window_bits 0 = the GPU's choice). */
 CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const void* bases,
                                         const void* scalars, void* result);
 CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data);

@@ -44,23 +44,55 @@ void emulate_msm(const cuzk_msm_config& cfg, const Affine<G>* bases, const uint6
     const uint64_t nb = (uint64_t)sh.windows * sh.buckets;
     std::vector<uint32_t> start(nb, 0), end(nb, 0);
     for (uint64_t j = 0; j < pairs; j++) gpu::msm_bounds_body(sorted_keys.data(), pairs, sh.skip_key, start.data(), end.data(), j);
-    // phase 4: one "thread" per bucket
+    // phase 4: bucket sums in levels of runs
+    std::vector<uint32_t> runs_of(nb + 1), offset[2] = {std::vector<uint32_t>(nb + 1), std::vector<uint32_t>(nb + 1)};
+    std::vector<P> runs[2];
+    const uint32_t* lo = start.data();
+    const uint32_t* hi = end.data();
+    for (uint32_t level = 0; level < sh.levels; level++) {
+        std::vector<uint32_t>& off = offset[level & 1];
+        for (uint64_t b = 0; b <= nb; b++) gpu::msm_run_count_body(sh.run, lo, hi, nb, runs_of.data(), b);
+        uint32_t total = 0;  // the scan
+        for (uint64_t b = 0; b <= nb; b++) {
+            off[b] = total;
+            total += runs_of[b];
+        }
+        std::vector<P>& out = runs[level & 1];
+        out.assign(gpu::msm_level_runs(sh, level), P::infinity());
+        require(total <= out.size(), "emulated MSM: a level made more runs than its bound");
+        const uint64_t grid = out.size();  // the device launches the bound, threads above the total return
+        parallel_for(threads, (grid + 63) / 64, [&](size_t blk) {
+            for (uint64_t r = blk * 64; r < std::min<uint64_t>(grid, (blk + 1) * 64); r++) {
+                if (level == 0) gpu::msm_point_run_body<G>(sh.run, bases, sorted_values.data(), lo, hi, off.data(), nb, out.data(), r);
+                else gpu::msm_sum_run_body<G>(sh.run, runs[(level - 1) & 1].data(), lo, hi, off.data(), nb, out.data(), r);
+            }
+        });
+        lo = off.data();
+        hi = off.data() + 1;
+    }
     std::vector<P> sums(nb);
-    parallel_for(threads, (nb + 255) / 256, [&](size_t blk) {
-        for (uint64_t b = blk * 256; b < std::min<uint64_t>(nb, (blk + 1) * 256); b++)
-            gpu::msm_bucket_body<G>(bases, sorted_values.data(), start.data(), end.data(), sums.data(), b);
-    });
-    // phase 5: one "thread" per run of buckets
-    const uint64_t runs = (uint64_t)sh.windows * sh.segments;
-    std::vector<P> seg_sum(runs), seg_weighted(runs);
-    parallel_for(threads, (runs + 63) / 64, [&](size_t blk) {
-        for (uint64_t t = blk * 64; t < std::min<uint64_t>(runs, (blk + 1) * 64); t++)
-            gpu::msm_segment_body<G>(sh, sums.data(), seg_sum.data(), seg_weighted.data(), t);
-    });
-    // phase 6: one "thread" per window
-    std::vector<P> window(sh.windows);
-    for (uint64_t w = 0; w < sh.windows; w++) gpu::msm_window_body<G>(sh, seg_sum.data(), seg_weighted.data(), window.data(), w);
-    // phase 7: Horner, on the host as on the GPU path
+    const std::vector<uint32_t>& last = offset[(sh.levels - 1) & 1];
+    for (uint64_t b = 0; b < nb; b++) {
+        require(last[b + 1] - last[b] <= 1, "emulated MSM: a bucket kept more than one run after the last level");
+        gpu::msm_bucket_gather_body<G>(runs[(sh.levels - 1) & 1].data(), last.data(), sums.data(), b);
+    }
+    // phase 5: window sums in levels of segments
+    gpu::MsmLevel levels[32];
+    const int nl = gpu::msm_window_levels(sh.buckets, levels);
+    std::vector<P> x = std::move(sums), a, x_next, a_next;
+    for (int l = 0; l < nl; l++) {
+        const uint64_t grid = (uint64_t)sh.windows * (levels[l].items / levels[l].segment);
+        x_next.assign(grid, P::infinity());
+        a_next.assign(grid, P::infinity());
+        parallel_for(threads, (grid + 63) / 64, [&](size_t blk) {
+            for (uint64_t t = blk * 64; t < std::min<uint64_t>(grid, (blk + 1) * 64); t++)
+                gpu::msm_window_level_body<G>(levels[l], x.data(), l == 0 ? nullptr : a.data(), x_next.data(), a_next.data(), t);
+        });
+        std::swap(x, x_next);
+        std::swap(a, a_next);
+    }
+    const std::vector<P>& window = x;  // the last level wrote each window's sum to x[w]
+    // phase 6: Horner, on the host as on the GPU path
     P result = P::infinity();
     for (uint32_t w = sh.windows; w-- > 0;) {
         for (uint32_t i = 0; i < sh.c; i++) result = result.dbl();

@@ -6,13 +6,13 @@
 //   1. digits: one thread per scalar writes, per window, the pair (key, value):
 //      key = w*B + |d|-1 (or W*B for d = 0: sorted last, skipped), value = i | sign << 31;
 //   2. sort the W*n pairs by key (CUB radix sort on the device, a stable sort on the host);
-//   3. bounds: one thread per pair marks where each bucket's run starts and ends;
-//   4. bucket sums: one thread per bucket adds its points (mixed XYZZ additions);
-//   5. segments: one thread per run of L buckets of a window computes the run's sum S and its
-//      locally weighted sum T = sum (j - first + 1) B_j, by running sums from the top;
-//   6. windows: one thread per window combines its runs: sum_j (j+1) B_j = sum_s T_s + L * sum_s s*S_s,
-//      the last sum again by running sums over the runs, then log2(L) doublings;
-//   7. on the host: result = sum_w 2^(w c) window_w (Horner).
+//   3. bounds: one thread per pair marks where each bucket's points start and end;
+//   4. bucket sums, in levels of runs of at most R items, one thread per run (a bucket of a
+//      million 1s takes log_R levels, not a million additions in one thread), then one thread per
+//      bucket takes its single remaining run;
+//   5. windows: sum_j (j+1) B_j per window, in levels of segments of 32 items, one thread per
+//      segment (see MsmLevel);
+//   6. on the host: result = sum_w 2^(w c) window_w (Horner).
 #pragma once
 #include "cuzk/curve.hpp"
 
@@ -26,9 +26,9 @@ struct MsmShape {
     uint32_t c;           // window bits
     uint32_t windows;     // W
     uint32_t buckets;     // B = 2^(c-1) per window
-    uint32_t segment;     // L buckets per run (a power of two dividing B)
-    uint32_t segments;    // B / L
     uint32_t skip_key;    // W * B: the key of zero digits
+    uint32_t run;         // R: items a thread adds in phase 4 (a power of two, 32..1024)
+    uint32_t levels;      // phase 4's levels: the least l >= 1 with R^l >= n (a bucket's most points)
 };
 
 // Bits [start, start + len) of a 4-word little-endian scalar (start may be -1).
@@ -93,50 +93,128 @@ CUZK_HD void msm_bounds_body(const uint32_t* keys, uint64_t total, uint32_t skip
     if (j + 1 == total || keys[j + 1] != k) end[k] = (uint32_t)(j + 1);
 }
 
-// Phase 4, thread b: the sum of bucket b's points.
+// Phase 4, the bucket sums, in levels, so that no thread adds more than `run` items however
+// skewed the digits are (Groth16 witnesses are full of 0s and 1s, and every scalar 1 lands in the
+// same bucket of window 0). Level l splits each bucket's items (level 0: its sorted points; level
+// l > 0: the bucket's run sums from level l - 1, which lie contiguously) into runs of at most `run`
+// items and sums each run in its own thread; after `levels` levels no bucket has more than one run.
+//
+// 4a, thread b <= nb: how many runs bucket b has (thread nb writes 0, the scan's last entry).
+CUZK_HD void msm_run_count_body(uint32_t run, const uint32_t* start, const uint32_t* end, uint64_t nb, uint32_t* count,
+                                uint64_t b) {
+    uint32_t len = (b < nb && end[b] > start[b]) ? end[b] - start[b] : 0;
+    count[b] = (len + run - 1) / run;
+}
+// 4b: offset = the exclusive prefix sum of count's nb + 1 entries (CUB's scan on the device), so
+// bucket b's runs are [offset[b], offset[b + 1]), offset[nb] is the level's number of runs, and
+// (offset, offset + 1) are the next level's bucket bounds.
+
+// The bucket run r belongs to: the last b with offset[b] <= r (empty buckets before it share its
+// offset, those after it start above r).
+CUZK_HD uint64_t msm_run_bucket(const uint32_t* offset, uint64_t nb, uint32_t r) {
+    uint64_t lo = 0, hi = nb;
+    while (hi - lo > 1) {
+        uint64_t mid = (lo + hi) >> 1;
+        if (offset[mid] <= r) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// Run r's items: [lo, hi) of its bucket's items.
+CUZK_HD void msm_run_range(uint32_t run, const uint32_t* start, const uint32_t* end, const uint32_t* offset, uint64_t nb,
+                           uint32_t r, uint32_t& lo, uint32_t& hi) {
+    const uint64_t b = msm_run_bucket(offset, nb, r);
+    lo = start[b] + (r - offset[b]) * run;
+    hi = end[b] - lo < run ? end[b] : lo + run;
+}
+
+// 4c, level 0, thread r < offset[nb]: the sum of run r's points (mixed XYZZ additions).
 template <class G>
-CUZK_HDI void msm_bucket_body(const Affine<G>* bases, const uint32_t* values, const uint32_t* start, const uint32_t* end,
-                              XYZZ<G>* sums, uint64_t b) {
+CUZK_HDI void msm_point_run_body(uint32_t run, const Affine<G>* bases, const uint32_t* values, const uint32_t* start,
+                                 const uint32_t* end, const uint32_t* offset, uint64_t nb, XYZZ<G>* out, uint64_t r) {
+    if (r >= offset[nb]) return;
+    uint32_t lo, hi;
+    msm_run_range(run, start, end, offset, nb, (uint32_t)r, lo, hi);
     XYZZ<G> acc = XYZZ<G>::infinity();
-    for (uint32_t j = start[b]; j < end[b]; j++) {
+    for (uint32_t j = lo; j < hi; j++) {
         uint32_t v = values[j];
         const Affine<G>& p = bases[v & ~MSM_NEGATIVE];
         if (p.is_inf()) continue;
         if (v & MSM_NEGATIVE) acc.sub_affine(p);
         else acc.add_affine(p);
     }
-    sums[b] = acc;
+    out[r] = acc;
 }
 
-// Phase 5, thread (w, s) = t: run s of window w; S and T as described above.
+// 4c, level l > 0, thread r < offset[nb]: the sum of run r's run sums from the level before.
 template <class G>
-CUZK_HDI void msm_segment_body(const MsmShape& sh, const XYZZ<G>* sums, XYZZ<G>* seg_sum, XYZZ<G>* seg_weighted, uint64_t t) {
-    const uint32_t w = (uint32_t)(t / sh.segments), s = (uint32_t)(t % sh.segments);
-    const XYZZ<G>* bucket = sums + (uint64_t)w * sh.buckets + (uint64_t)s * sh.segment;
-    XYZZ<G> running = XYZZ<G>::infinity(), acc = XYZZ<G>::infinity();
-    for (uint32_t j = sh.segment; j-- > 0;) {
-        running.add(bucket[j]);
-        acc.add(running);
+CUZK_HDI void msm_sum_run_body(uint32_t run, const XYZZ<G>* in, const uint32_t* start, const uint32_t* end,
+                               const uint32_t* offset, uint64_t nb, XYZZ<G>* out, uint64_t r) {
+    if (r >= offset[nb]) return;
+    uint32_t lo, hi;
+    msm_run_range(run, start, end, offset, nb, (uint32_t)r, lo, hi);
+    XYZZ<G> acc = in[lo];
+    for (uint32_t j = lo + 1; j < hi; j++) acc.add(in[j]);
+    out[r] = acc;
+}
+
+// 4d, thread b: bucket b's sum, from the last level's runs (at most one each).
+template <class G>
+CUZK_HDI void msm_bucket_gather_body(const XYZZ<G>* runs, const uint32_t* offset, XYZZ<G>* sums, uint64_t b) {
+    sums[b] = offset[b + 1] > offset[b] ? runs[offset[b]] : XYZZ<G>::infinity();
+}
+
+// Phases 5 and 6, the windows: sum_j (j + 1) B_j over each window's B buckets, in levels of
+// segments of at most 32 items, one thread per segment, so that no thread adds more than about
+// 100 points (one thread per window would add 2B: 65,536 additions in a row at 16-bit windows).
+// With G(x) = sum_i i x_i (0-based weights) over a window's items x at a level, the levels keep
+//   V = K G(x) + sum a,  starting from x = the buckets, a = nothing, K = 1, V = G(buckets).
+// A segment s of L items gives S_s = sum_j x_{sL+j}, T_s = sum_j j x_{sL+j}, U_s = sum_j a_{sL+j};
+// as G(x) = L G(S) + sum_s T_s, the next level has x' = S, a' = K T + U (log2 K doublings) and
+// K' = K L. When one item is left, G(x) = 0, so V = a, and the window's sum is G + sum B = a + x.
+struct MsmLevel {
+    uint32_t items;    // per window, at this level (a power of two)
+    uint32_t segment;  // L: items per thread, min(32, items)
+    uint32_t log_k;    // log2 K
+};
+
+// Thread t = (w, s) of a level: writes x'[t] and a'[t]; at the last level (items == segment),
+// writes the window's sum to x'[w] instead.
+template <class G>
+CUZK_HDI void msm_window_level_body(const MsmLevel& lv, const XYZZ<G>* x, const XYZZ<G>* a, XYZZ<G>* x_out, XYZZ<G>* a_out,
+                                    uint64_t t) {
+    const uint32_t per_window = lv.items / lv.segment;
+    const uint64_t w = t / per_window, s = t % per_window;
+    const uint64_t first = w * lv.items + s * lv.segment;
+    XYZZ<G> running = XYZZ<G>::infinity(), weighted = XYZZ<G>::infinity(), carried = XYZZ<G>::infinity();
+    for (uint32_t j = lv.segment; j-- > 0;) {
+        running.add(x[first + j]);
+        if (j > 0) weighted.add(running);  // sum_{j >= 1} (x_j + ... + x_{L-1}) = sum_j j x_j
+        if (a) carried.add(a[first + j]);
     }
-    seg_sum[t] = running;
-    seg_weighted[t] = acc;
-}
-
-// Phase 6, thread w: sum_s T_s + L * sum_s s*S_s.
-template <class G>
-CUZK_HDI void msm_window_body(const MsmShape& sh, const XYZZ<G>* seg_sum, const XYZZ<G>* seg_weighted, XYZZ<G>* window,
-                              uint64_t w) {
-    const XYZZ<G>* S = seg_sum + w * sh.segments;
-    const XYZZ<G>* T = seg_weighted + w * sh.segments;
-    XYZZ<G> running = XYZZ<G>::infinity(), weighted = XYZZ<G>::infinity(), total = XYZZ<G>::infinity();
-    for (uint32_t s = sh.segments; s-- > 1;) {  // sum_{s>=1} s*S_s
-        running.add(S[s]);
+    for (uint32_t i = 0; i < lv.log_k; i++) weighted = weighted.dbl();
+    weighted.add(carried);
+    if (per_window == 1) {
         weighted.add(running);
+        x_out[w] = weighted;
+    } else {
+        x_out[t] = running;
+        a_out[t] = weighted;
     }
-    for (uint32_t k = 1; k < sh.segment; k <<= 1) weighted = weighted.dbl();
-    for (uint32_t s = 0; s < sh.segments; s++) total.add(T[s]);
-    total.add(weighted);
-    window[w] = total;
+}
+
+// The window levels for B buckets per window.
+inline int msm_window_levels(uint32_t buckets, MsmLevel* out) {
+    int n = 0;
+    uint32_t items = buckets, log_k = 0;
+    do {
+        uint32_t segment = items < 32 ? items : 32;
+        out[n++] = MsmLevel{items, segment, log_k};
+        for (uint32_t l = segment; l > 1; l >>= 1) log_k++;
+        items /= segment;
+    } while (items > 1);
+    return n;
 }
 
 // The GPU's window width: wide windows (many buckets) keep the whole device busy in phase 4;
@@ -148,17 +226,34 @@ inline uint32_t gpu_window_bits(uint64_t n) {
     return (uint32_t)(c < 8 ? 8 : (c > 16 ? 16 : c));
 }
 
-// The shape for n points and windows of c bits (runs of at most 32 buckets).
+// The shape for n points and windows of c bits. R is about twice the mean bucket length (so that
+// evenly filled buckets take one run), at least 32 and at most 1,024 points per thread.
 inline MsmShape msm_shape(uint64_t n, int bits, uint32_t c) {
     MsmShape sh;
     sh.n = n;
     sh.c = c;
     sh.windows = (uint32_t)((bits + 1 + (int)c - 1) / (int)c);
     sh.buckets = 1u << (c - 1);
-    sh.segment = sh.buckets < 32 ? sh.buckets : 32;
-    sh.segments = sh.buckets / sh.segment;
     sh.skip_key = sh.windows * sh.buckets;
+    const uint64_t mean = n / sh.buckets;
+    sh.run = 32;
+    while (sh.run < 1024 && sh.run < 2 * mean) sh.run <<= 1;
+    sh.levels = 1;
+    for (uint64_t reach = sh.run; reach < n; reach *= sh.run) sh.levels++;
     return sh;
+}
+
+// An upper bound of the runs level `level` makes: a bucket of k items has ceil(k / R) <= k / R + 1
+// runs, so a level over m items in nb buckets makes at most m / R + nb.
+inline uint64_t msm_level_runs(const MsmShape& sh, uint32_t level) {
+    const uint64_t nb = (uint64_t)sh.windows * sh.buckets;
+    uint64_t items = (uint64_t)sh.windows * sh.n;
+    for (uint32_t l = 0;; l++) {
+        uint64_t runs = items / sh.run + nb;
+        if (runs > items) runs = items;  // never more runs than items
+        if (l == level) return runs;
+        items = runs;
+    }
 }
 
 }  // namespace gpu

@@ -36,8 +36,10 @@ void emulate_ntt(const cuzk_ntt_config& cfg, Fr* a) {
         const Fr* tw = dom->twiddle.data();
         for (uint64_t i = 0; i < n; i++) gpu::ntt_bitrev_body(a, log_n, i);
         std::vector<Fr> shared((size_t)1 << gpu::NTT_MAX_GROUP_LOG);
-        for (int s0 = 0; s0 < log_n; s0 += gpu::NTT_MAX_GROUP_LOG) {
-            const int k = std::min(gpu::NTT_MAX_GROUP_LOG, log_n - s0);
+        int ks[8];
+        const int passes = gpu::ntt_stage_groups(log_n, ks);
+        for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) {
+            const int k = ks[i];
             const uint64_t groups = n >> k;
             const uint32_t half = 1u << (k - 1);
             for (uint64_t g = 0; g < groups; g++) {  // one "block" per group, its threads phase by phase

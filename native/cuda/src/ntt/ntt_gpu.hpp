@@ -15,6 +15,16 @@ namespace gpu {
 
 constexpr int NTT_MAX_GROUP_LOG = 10;  // 1024 elements per block in shared memory
 
+// The stage groups of a 2^log_n NTT: as few launches as NTT_MAX_GROUP_LOG allows, their sizes as
+// even as possible (24 = 8 + 8 + 8, not 10 + 10 + 4, whose last launch would run 2^20 blocks of 8
+// threads; 11 = 6 + 5, not 10 + 1, whose one-stage launch has one-thread blocks). Writes the
+// sizes, largest first, and returns their count.
+inline int ntt_stage_groups(int log_n, int* k) {
+    const int groups = (log_n + NTT_MAX_GROUP_LOG - 1) / NTT_MAX_GROUP_LOG;
+    for (int i = 0; i < groups; i++) k[i] = log_n / groups + (i < log_n % groups ? 1 : 0);
+    return groups;
+}
+
 CUZK_HD uint64_t bit_reverse_u64(uint64_t x, int bits) {
     uint64_t r = 0;
     for (int i = 0; i < bits; i++) {

@@ -8,8 +8,8 @@
 #include "runtime/dispatch.hpp"
 
 using namespace cuzk;
-using cuzk::cuda::blocks;
-using cuzk::cuda::check_launch;
+using cuzk::cu::blocks;
+using cuzk::cu::check_launch;
 using cuzk_ntt_kernels::ntt_on_stream;
 
 namespace cuzk_h_kernels {
@@ -30,7 +30,7 @@ CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_
                                            void* d_c) {
     return guarded("cuzk_cuda_groth16_h", [&] {
         require(d_a && d_b && d_c, "a, b and c must not be null");
-        cuzk::cuda::use_device(device);
+        cuzk::cu::use_device(device);
         with_scalar_field(curve, [&](auto tag) {
             using Fr = typename decltype(tag)::type;
             require(log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1), "log_n too large");

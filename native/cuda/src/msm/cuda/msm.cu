@@ -4,6 +4,7 @@
 // the host emulation runs too. G2 MSMs stay on CPU threads, overlapped with the GPU's work (see
 // docs/gpu.md for why).
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <mutex>
 #include <vector>
@@ -13,10 +14,10 @@
 #include "runtime/dispatch.hpp"
 
 using namespace cuzk;
-using cuzk::cuda::blocks;
-using cuzk::cuda::check;
-using cuzk::cuda::check_launch;
-using cuzk::cuda::PoolBuffer;
+using cuzk::cu::blocks;
+using cuzk::cu::check;
+using cuzk::cu::check_launch;
+using cuzk::cu::PoolBuffer;
 
 struct cuzk_cuda_msm {
     int device;
@@ -40,24 +41,45 @@ __global__ void bounds_kernel(const uint32_t* keys, uint64_t total, uint32_t ski
     if (j < total) gpu::msm_bounds_body(keys, total, skip, start, end, j);
 }
 
-template <class G>
-__global__ void bucket_kernel(const Affine<G>* bases, const uint32_t* values, const uint32_t* start, const uint32_t* end,
-                              XYZZ<G>* sums, uint64_t nb) {
+__global__ void run_count_kernel(uint32_t run, const uint32_t* start, const uint32_t* end, uint64_t nb, uint32_t* count) {
     uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < nb) gpu::msm_bucket_body<G>(bases, values, start, end, sums, b);
+    if (b <= nb) gpu::msm_run_count_body(run, start, end, nb, count, b);
 }
 
 template <class G>
-__global__ void segment_kernel(gpu::MsmShape sh, const XYZZ<G>* sums, XYZZ<G>* seg_sum, XYZZ<G>* seg_weighted, uint64_t runs) {
+__global__ void point_run_kernel(uint32_t run, const Affine<G>* bases, const uint32_t* values, const uint32_t* start,
+                                 const uint32_t* end, const uint32_t* offset, uint64_t nb, XYZZ<G>* out, uint64_t grid) {
+    uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < grid) gpu::msm_point_run_body<G>(run, bases, values, start, end, offset, nb, out, r);
+}
+
+template <class G>
+__global__ void sum_run_kernel(uint32_t run, const XYZZ<G>* in, const uint32_t* start, const uint32_t* end,
+                               const uint32_t* offset, uint64_t nb, XYZZ<G>* out, uint64_t grid) {
+    uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < grid) gpu::msm_sum_run_body<G>(run, in, start, end, offset, nb, out, r);
+}
+
+template <class G>
+__global__ void bucket_gather_kernel(const XYZZ<G>* runs, const uint32_t* offset, XYZZ<G>* sums, uint64_t nb) {
+    uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nb) gpu::msm_bucket_gather_body<G>(runs, offset, sums, b);
+}
+
+template <class G>
+__global__ void window_level_kernel(gpu::MsmLevel lv, const XYZZ<G>* x, const XYZZ<G>* a, XYZZ<G>* x_out, XYZZ<G>* a_out,
+                                    uint64_t grid) {
     uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < runs) gpu::msm_segment_body<G>(sh, sums, seg_sum, seg_weighted, t);
+    if (t < grid) gpu::msm_window_level_body<G>(lv, x, a, x_out, a_out, t);
 }
 
-template <class G>
-__global__ void window_kernel(gpu::MsmShape sh, const XYZZ<G>* seg_sum, const XYZZ<G>* seg_weighted, XYZZ<G>* window) {
-    uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (w < sh.windows) gpu::msm_window_body<G>(sh, seg_sum, seg_weighted, window, w);
-}
+// The kernels with the largest frames (BLS12-381 points), for the stack limit set at device open.
+const cu::KernelStack noted[] = {
+    (const void*)&point_run_kernel<bn254_g1>,        (const void*)&point_run_kernel<bls12_381_g1>,
+    (const void*)&sum_run_kernel<bn254_g1>,          (const void*)&sum_run_kernel<bls12_381_g1>,
+    (const void*)&window_level_kernel<bn254_g1>,     (const void*)&window_level_kernel<bls12_381_g1>,
+    (const void*)&bucket_gather_kernel<bls12_381_g1>, (const void*)&digits_kernel<bls12_381_g1>,
+};
 
 int bit_width(uint64_t v) {
     int b = 0;
@@ -96,39 +118,85 @@ void start(cuzk_cuda_msm& h, cudaStream_t s, const cuzk_msm_config& cfg, const v
     const gpu::MsmShape sh = h.shape;
     const uint64_t pairs = (uint64_t)sh.windows * sh.n;
     require(pairs < (1ull << 31), "the GPU MSM sorts fewer than 2^31 (window, point) pairs");
-    PoolBuffer<uint32_t> keys(pairs, s), values(pairs, s), sorted_keys(pairs, s), sorted_values(pairs, s);
+    const uint64_t nb = (uint64_t)sh.windows * sh.buckets;
+    require(gpu::msm_level_runs(sh, 0) + nb < (1ull << 32), "the GPU MSM's runs must be counted in 32 bits");
+    // The pairs, sorted in place between two buffers each (CUB's DoubleBuffer form: its temporary
+    // storage is then a few MiB, not a third copy of the pairs as the plain form's is).
+    PoolBuffer<uint32_t> keys(pairs, s), values(pairs, s), keys_alt(pairs, s), values_alt(pairs, s);
     digits_kernel<G><<<blocks(sh.n, 256), 256, 0, s>>>(sh, static_cast<const uint64_t*>(d_scalars),
                                                        cfg.scalar_form == CUZK_SCALAR_MONTGOMERY, keys.ptr, values.ptr);
     check_launch("digits_kernel");
     const int end_bit = bit_width(sh.skip_key);
-    size_t temp_bytes = 0;
-    check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.ptr, sorted_keys.ptr, values.ptr, sorted_values.ptr,
-                                          (int)pairs, 0, end_bit, s),
+    cub::DoubleBuffer<uint32_t> sort_keys(keys.ptr, keys_alt.ptr), sort_values(values.ptr, values_alt.ptr);
+    PoolBuffer<uint32_t> count(nb + 1, s), offset_a(nb + 1, s), offset_b(nb + 1, s);
+    size_t sort_bytes = 0, scan_bytes = 0;
+    check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, sort_keys, sort_values, (int)pairs, 0, end_bit, s),
           "cub::DeviceRadixSort::SortPairs (size)");
+    check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count.ptr, offset_a.ptr, (int)(nb + 1), s),
+          "cub::DeviceScan::ExclusiveSum (size)");
+    size_t temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
     PoolBuffer<uint8_t> temp(temp_bytes, s);
-    check(cub::DeviceRadixSort::SortPairs(temp.ptr, temp_bytes, keys.ptr, sorted_keys.ptr, values.ptr, sorted_values.ptr, (int)pairs,
-                                          0, end_bit, s),
+    check(cub::DeviceRadixSort::SortPairs(temp.ptr, temp_bytes, sort_keys, sort_values, (int)pairs, 0, end_bit, s),
           "cub::DeviceRadixSort::SortPairs");
-    const uint64_t nb = (uint64_t)sh.windows * sh.buckets;
+    const uint32_t* sorted_keys = sort_keys.Current();
+    const uint32_t* sorted_values = sort_values.Current();
     PoolBuffer<uint32_t> bstart(nb, s), bend(nb, s);
     check(cudaMemsetAsync(bstart.ptr, 0, nb * sizeof(uint32_t), s), "cudaMemsetAsync");
     check(cudaMemsetAsync(bend.ptr, 0, nb * sizeof(uint32_t), s), "cudaMemsetAsync");
-    bounds_kernel<<<blocks(pairs, 256), 256, 0, s>>>(sorted_keys.ptr, pairs, sh.skip_key, bstart.ptr, bend.ptr);
+    bounds_kernel<<<blocks(pairs, 256), 256, 0, s>>>(sorted_keys, pairs, sh.skip_key, bstart.ptr, bend.ptr);
     check_launch("bounds_kernel");
+    // Bucket sums in levels of runs; each level's bounds are the previous level's offsets.
+    PoolBuffer<P> runs[2];
+    uint64_t runs_size[2] = {0, 0};
+    for (uint32_t level = 0; level < sh.levels; level++) {
+        uint64_t bound = gpu::msm_level_runs(sh, level);
+        if (bound > runs_size[level & 1]) runs_size[level & 1] = bound;
+    }
+    for (int i = 0; i < 2; i++) runs[i] = PoolBuffer<P>(runs_size[i], s);
+    const uint32_t* lo = bstart.ptr;
+    const uint32_t* hi = bend.ptr;
+    uint32_t* offsets[2] = {offset_a.ptr, offset_b.ptr};
+    for (uint32_t level = 0; level < sh.levels; level++) {
+        uint32_t* off = offsets[level & 1];
+        run_count_kernel<<<blocks(nb + 1, 256), 256, 0, s>>>(sh.run, lo, hi, nb, count.ptr);
+        check_launch("run_count_kernel");
+        check(cub::DeviceScan::ExclusiveSum(temp.ptr, temp_bytes, count.ptr, off, (int)(nb + 1), s), "cub::DeviceScan::ExclusiveSum");
+        const uint64_t grid = gpu::msm_level_runs(sh, level);
+        if (level == 0) {
+            point_run_kernel<G><<<blocks(grid, 128), 128, 0, s>>>(sh.run, static_cast<const Affine<G>*>(d_bases), sorted_values, lo, hi,
+                                                                   off, nb, runs[0].ptr, grid);
+            check_launch("point_run_kernel");
+        } else {
+            sum_run_kernel<G><<<blocks(grid, 128), 128, 0, s>>>(sh.run, runs[(level - 1) & 1].ptr, lo, hi, off, nb,
+                                                                 runs[level & 1].ptr, grid);
+            check_launch("sum_run_kernel");
+        }
+        lo = off;
+        hi = off + 1;
+    }
     PoolBuffer<P> sums(nb, s);
-    bucket_kernel<G><<<blocks(nb, 128), 128, 0, s>>>(static_cast<const Affine<G>*>(d_bases), sorted_values.ptr, bstart.ptr, bend.ptr,
-                                                     sums.ptr, nb);
-    check_launch("bucket_kernel");
-    const uint64_t runs = (uint64_t)sh.windows * sh.segments;
-    PoolBuffer<P> seg_sum(runs, s), seg_weighted(runs, s), window(sh.windows, s);
-    segment_kernel<G><<<blocks(runs, 128), 128, 0, s>>>(sh, sums.ptr, seg_sum.ptr, seg_weighted.ptr, runs);
-    check_launch("segment_kernel");
-    window_kernel<G><<<blocks(sh.windows, 32), 32, 0, s>>>(sh, seg_sum.ptr, seg_weighted.ptr, window.ptr);
-    check_launch("window_kernel");
+    bucket_gather_kernel<G><<<blocks(nb, 256), 256, 0, s>>>(runs[(sh.levels - 1) & 1].ptr, offsets[(sh.levels - 1) & 1], sums.ptr, nb);
+    check_launch("bucket_gather_kernel");
+    // Window sums in levels of segments; the last level writes each window's sum to x[w].
+    gpu::MsmLevel levels[32];
+    const int nl = gpu::msm_window_levels(sh.buckets, levels);
+    const uint64_t first_grid = (uint64_t)sh.windows * (levels[0].items / levels[0].segment);
+    PoolBuffer<P> xs[2] = {PoolBuffer<P>(first_grid, s), PoolBuffer<P>(first_grid, s)};
+    PoolBuffer<P> as[2] = {PoolBuffer<P>(first_grid, s), PoolBuffer<P>(first_grid, s)};
+    const P* x = sums.ptr;
+    const P* a = nullptr;
+    for (int l = 0; l < nl; l++) {
+        const uint64_t grid = (uint64_t)sh.windows * (levels[l].items / levels[l].segment);
+        window_level_kernel<G><<<blocks(grid, 64), 64, 0, s>>>(levels[l], x, a, xs[l & 1].ptr, as[l & 1].ptr, grid);
+        check_launch("window_level_kernel");
+        x = xs[l & 1].ptr;
+        a = as[l & 1].ptr;
+    }
+    const P* window = x;
     check(cudaEventCreateWithFlags(&h.done, cudaEventDisableTiming | cudaEventBlockingSync), "cudaEventCreateWithFlags");
     h.window_bytes = sh.windows * sizeof(P);
     h.windows = take_pinned(h.window_bytes);
-    check(cudaMemcpyAsync(h.windows, window.ptr, h.window_bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync(window sums)");
+    check(cudaMemcpyAsync(h.windows, window, h.window_bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync(window sums)");
     check(cudaEventRecord(h.done, s), "cudaEventRecord");
     // the buffers above go back to the stream-ordered pool here, after the queued work
 }
@@ -176,7 +244,7 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream, const c
         require(config->window_bits == 0 || (config->window_bits >= 2 && config->window_bits <= 20), "window_bits must be 0 or 2..20");
         require(config->count == 0 || (d_bases && d_scalars), "bases and scalars must not be null");
         require(config->count < (1ull << 31), "the GPU MSM takes fewer than 2^31 points");
-        cuzk::cuda::use_device(device);
+        cuzk::cu::use_device(device);
         auto* h = new cuzk_cuda_msm();
         try {
             h->device = device;
@@ -213,7 +281,7 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_finish(cuzk_cuda_msm* handle, void* result)
             cuzk_cuda_msm* h;
             ~Release() { release(h); }
         } guard{handle};
-        cuzk::cuda::use_device(handle->device);
+        cuzk::cu::use_device(handle->device);
         with_g1(handle->curve, [&](auto tag) {
             using G = typename decltype(tag)::type;
             if (handle->shape.windows == 0) {

@@ -14,9 +14,9 @@
 #include "runtime/dispatch.hpp"
 
 using namespace cuzk;
-using cuzk::cuda::blocks;
-using cuzk::cuda::check;
-using cuzk::cuda::check_launch;
+using cuzk::cu::blocks;
+using cuzk::cu::check;
+using cuzk::cu::check_launch;
 
 namespace cuzk_ntt_kernels {
 
@@ -53,6 +53,12 @@ __global__ void coset_kernel(Fr* a, uint64_t n, const Fr* low, const Fr* high, F
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) gpu::ntt_coset_body(a, low, high, scale, i);
 }
+
+// For the stack limit set at device open.
+const cu::KernelStack noted[] = {
+    (const void*)&group_kernel<bn254_fr>, (const void*)&group_kernel<bls12_381_fr>,
+    (const void*)&coset_kernel<bn254_fr>, (const void*)&coset_kernel<bls12_381_fr>,
+};
 
 // Twiddle tables on each device, uploaded once per (device, curve, size) and kept.
 template <class Fr>
@@ -121,8 +127,10 @@ void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inver
         const Fr* tw = device_twiddles<Fr>(device, log_n, host_threads);
         bitrev_kernel<Fr><<<blocks(n, 256), 256, 0, stream>>>(a, log_n);
         check_launch("bitrev_kernel");
-        for (int s0 = 0; s0 < log_n; s0 += gpu::NTT_MAX_GROUP_LOG) {
-            const int k = std::min(gpu::NTT_MAX_GROUP_LOG, log_n - s0);
+        int ks[8];
+        const int passes = gpu::ntt_stage_groups(log_n, ks);
+        for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) {
+            const int k = ks[i];
             const uint64_t groups = n >> k;
             group_kernel<Fr><<<(unsigned)groups, 1u << (k - 1), (sizeof(Fr) << k), stream>>>(a, tw, log_n, s0, k);
             check_launch("group_kernel");
@@ -149,7 +157,7 @@ CUZK_API cuzk_status_t cuzk_cuda_ntt(int32_t device, void* stream, const cuzk_nt
     return guarded("cuzk_cuda_ntt", [&] {
         require(config != nullptr && d_data != nullptr, "config and data must not be null");
         require(config->direction <= CUZK_NTT_INVERSE && config->coset <= 1, "bad direction or coset");
-        cuzk::cuda::use_device(device);
+        cuzk::cu::use_device(device);
         with_scalar_field(config->curve, [&](auto tag) {
             using Fr = typename decltype(tag)::type;
             require(config->log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY), "log_n too large");

@@ -5,10 +5,10 @@
 #include "runtime/dispatch.hpp"
 
 using namespace cuzk;
-using cuzk::cuda::blocks;
-using cuzk::cuda::check;
-using cuzk::cuda::check_launch;
-using cuzk::cuda::PoolBuffer;
+using cuzk::cu::blocks;
+using cuzk::cu::check;
+using cuzk::cu::check_launch;
+using cuzk::cu::PoolBuffer;
 
 namespace cuzk_ops_kernels {
 
@@ -28,10 +28,16 @@ __global__ void point_op_kernel(uint32_t op, const Affine<G>* a, const uint8_t* 
     out[i] = point_apply<G>(op, a ? a[i] : Affine<G>::infinity(), b ? b + i * b_stride : nullptr);
 }
 
+// For the stack limit set at device open: the point operations of every group.
+const cu::KernelStack noted[] = {
+    (const void*)&point_op_kernel<bn254_g1>,     (const void*)&point_op_kernel<bn254_g2>,
+    (const void*)&point_op_kernel<bls12_381_g1>, (const void*)&point_op_kernel<bls12_381_g2>,
+};
+
 struct Scope {
     cudaStream_t stream = nullptr;
     explicit Scope(int device) {
-        cuzk::cuda::use_device(device);
+        cuzk::cu::use_device(device);
         check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     }
     void upload(void* dst, const void* src, size_t bytes) {

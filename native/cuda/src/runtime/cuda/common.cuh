@@ -8,7 +8,7 @@
 #include "runtime/errors.hpp"
 
 namespace cuzk {
-namespace cuda {
+namespace cu {
 
 inline void check(cudaError_t e, const char* call) {
     if (e != cudaSuccess) {
@@ -22,9 +22,17 @@ inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel)
 
 inline unsigned blocks(uint64_t threads, unsigned per_block) { return (unsigned)((threads + per_block - 1) / per_block); }
 
-// Makes device current on the calling thread, and keeps freed pool memory in its default
-// stream-ordered pool (set once per device), so cudaMallocAsync is served from the pool.
+// Makes device current on the calling thread and, the first time a device is used: keeps freed
+// pool memory in its default stream-ordered pool, so cudaMallocAsync is served from the pool; and
+// sets its stack limit to the largest per-thread local memory of the kernels noted below, so that
+// no launch finds the limit too small and waits for the whole device while the driver grows it.
 void use_device(int device);
+
+// Notes a kernel for use_device's stack limit; sources note their large kernels at file scope:
+//   static const cuzk::cu::KernelStack noted[] = {(const void*)&some_kernel<T>, ...};
+struct KernelStack {
+    KernelStack(const void* kernel);
+};
 
 // Device memory from the stream-ordered pool, freed on the same stream when the owner goes.
 template <class T>
@@ -40,10 +48,19 @@ struct PoolBuffer {
     PoolBuffer(const PoolBuffer&) = delete;
     PoolBuffer& operator=(const PoolBuffer&) = delete;
     PoolBuffer(PoolBuffer&& o) noexcept : ptr(o.ptr), stream(o.stream) { o.ptr = nullptr; }
+    PoolBuffer& operator=(PoolBuffer&& o) noexcept {
+        if (this != &o) {
+            if (ptr) cudaFreeAsync(ptr, stream);
+            ptr = o.ptr;
+            stream = o.stream;
+            o.ptr = nullptr;
+        }
+        return *this;
+    }
     ~PoolBuffer() {
         if (ptr) cudaFreeAsync(ptr, stream);
     }
 };
 
-}  // namespace cuda
+}  // namespace cu
 }  // namespace cuzk

@@ -57,6 +57,22 @@ class GpuScaleTest {
         }
     }
 
+    /** Groth16-shaped scalars (a third of them 1: one very long bucket), the case buckets are split for. */
+    @Test
+    void msmOfWitnessLikeScalarsAt2To12Through2To20() {
+        Backend gpu = Backend.cuda(0);
+        Random rnd = new Random(22);
+        for (Curve c : Curve.values()) {
+            for (int k = 12; k <= 20; k += 4) {
+                try (Arena a = Arena.ofShared()) {
+                    PointVector p = GpuEmulationTest.points(a, c, Group.G1, 1 << k, rnd);
+                    ScalarVector s = GpuEmulationTest.witnessLike(a, c, 1 << k, rnd);
+                    assertEquals(Backend.cpu().msm(p, s), gpu.msm(p, s), c + " G1 witness-like n=2^" + k);
+                }
+            }
+        }
+    }
+
     @Test
     void nttAt2To10Through2To20() {
         Backend gpu = Backend.cuda(0);

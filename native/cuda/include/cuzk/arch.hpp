@@ -19,13 +19,9 @@
 #define CUZK_HD __host__ __device__ __forceinline__
 #define CUZK_HDI __host__ __device__ inline
 #define CUZK_COLD __host__ __device__ __noinline__
-// The Montgomery product: inlined on the host; one out-of-line routine on the device, where the
-// 64-bit limb products expand into long 32-bit multiply chains.
-#if defined(__CUDA_ARCH__)
-#define CUZK_MUL __host__ __device__ __noinline__
-#else
+// The Montgomery product: inlined everywhere; on the device it is the 32-bit carry-chain form of
+// mont32.hpp, whose words stay in registers.
 #define CUZK_MUL __host__ __device__ __forceinline__
-#endif
 #else
 #define CUZK_HD inline __attribute__((always_inline))
 #define CUZK_HDI inline

@@ -10,6 +10,7 @@
 #if defined(CUZK_MUL_ADX) && !defined(__CUDA_ARCH__)
 #include "cuzk/mont_x86_64.hpp"
 #endif
+#include "cuzk/mont32.hpp"
 
 CUZK_NS_BEGIN
 
@@ -121,7 +122,20 @@ struct Field {
     // Montgomery product a*b*R^-1 mod p: coarsely integrated operand scanning without the
     // extra carry word, valid because the top word of every modulus here is below 2^63 - 1.
     CUZK_MUL Field operator*(const Field& b) const {
-#if defined(CUZK_MUL_ADX) && !defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(CUZK_DEVICE_MODEL)
+        // the GPU's form (mont32.hpp): PTX on the device, its host model in the emulation's build
+        {
+            const Limbs<N> m = P::modulus();
+            Field r;
+#if defined(__CUDA_ARCH__)
+            mont32::mont_mul_limbs<N, mont32::Ptx>(r.l, l, b.l, m.v, P::INV);
+#else
+            mont32::mont_mul_limbs<N, mont32::Model>(r.l, l, b.l, m.v, P::INV);
+#endif
+            return r;
+        }
+#else
+#if defined(CUZK_MUL_ADX)
         if constexpr (N == 4 || N == 6) {
             static constexpr Limbs<N> M = P::modulus();
             Field r;
@@ -150,6 +164,7 @@ struct Field {
         Field r;
         CUZK_UNROLL for (int i = 0; i < N; i++) r.l[i] = t[i];
         return r;
+#endif
     }
     CUZK_HD Field sqr() const { return *this * *this; }
 

@@ -13,6 +13,9 @@
 #define CUZK_IMPL_NS portable
 #include "runtime/impl.hpp"
 #undef CUZK_IMPL_NS
+#define CUZK_IMPL_NS devmodel  // the GPU emulation only (see CMakeLists.txt)
+#include "runtime/impl.hpp"
+#undef CUZK_IMPL_NS
 #if CUZK_HAVE_ADX_PATH
 #define CUZK_IMPL_NS adx
 #include "runtime/impl.hpp"
@@ -214,11 +217,11 @@ CUZK_API cuzk_status_t cuzk_ntt(const cuzk_ntt_config* config, void* data) {
 }
 
 CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
-    return CUZK_DISPATCH(impl_emulate_msm, config, bases, scalars, result);
+    return cuzk::devmodel::impl_emulate_msm(config, bases, scalars, result);
 }
 
 CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data) {
-    return CUZK_DISPATCH(impl_emulate_ntt, config, data);
+    return cuzk::devmodel::impl_emulate_ntt(config, data);
 }
 
 CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c) {

@@ -39,6 +39,8 @@ final class GpuBenchCommand implements CliCommand {
         spec.addOption(Specs.list("--msm", "K,K,...", Integer.class, "20,22,24", "MSM sizes as powers of two"));
         spec.addOption(Specs.list("--ntt", "K,K,...", Integer.class, "20,24", "NTT sizes as powers of two"));
         spec.addOption(Specs.option("--runs", "R", int.class, "3", "runs per size; the median is printed"));
+        spec.addOption(Specs.flag("--witness", "also time each MSM on Groth16-shaped scalars (45% 0, 35% 1, 10% small): one very "
+                + "long bucket, which the kernels split into runs"));
         spec.addOption(Specs.option("--device", "N", int.class, "0", "the CUDA device's ordinal"));
         return spec;
     }
@@ -50,6 +52,7 @@ final class GpuBenchCommand implements CliCommand {
         int device = Specs.intValue(parsed, "--device", 0, 1024);
         List<Integer> msm = Specs.value(parsed, "--msm");
         List<Integer> ntt = Specs.value(parsed, "--ntt");
+        boolean witness = Specs.value(parsed, "--witness");
         for (int k : msm) {
             Specs.inRange(parsed, "--msm", k, 0, 28);
         }
@@ -61,7 +64,10 @@ final class GpuBenchCommand implements CliCommand {
         out.println("# " + gpu.name() + ", " + curve.cliName() + ", CUDA event times, median of " + runs);
         for (int i = 0; i < msm.size(); i++) {
             int k = msm.get(i);
-            out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, i == 0));
+            out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, i == 0, false));
+            if (witness) {
+                out.printf(Locale.ROOT, "msm-g1-witness %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, i == 0, true));
+            }
         }
         for (int i = 0; i < ntt.size(); i++) {
             int k = ntt.get(i);
@@ -77,7 +83,19 @@ final class GpuBenchCommand implements CliCommand {
         }
     }
 
-    static double msm(CudaBackend gpu, Curve c, int k, int runs, boolean check) {
+    /** Scalars shaped like a Groth16 witness: 45% 0, 35% 1, 10% below 2^16, 10% below 2^253. */
+    static void witnessScalars(MemorySegment s, long n, SplittableRandom rnd) {
+        for (long i = 0; i < n; i++) {
+            int kind = rnd.nextInt(20);
+            for (int j = 0; j < 4; j++) {
+                long v = kind < 9 ? 0 : kind < 16 ? (j == 0 ? 1 : 0) : kind < 18 ? (j == 0 ? rnd.nextInt(1 << 16) : 0)
+                        : (j == 3 ? rnd.nextLong() >>> 3 : rnd.nextLong());
+                s.set(ValueLayout.JAVA_LONG_UNALIGNED, 32 * i + 8 * j, v);
+            }
+        }
+    }
+
+    static double msm(CudaBackend gpu, Curve c, int k, int runs, boolean check, boolean witness) {
         long n = 1L << k;
         int distinct = (int) Math.min(n, 1 << 16);
         try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
@@ -96,7 +114,11 @@ final class GpuBenchCommand implements CliCommand {
                 MemorySegment.copy(base.segment(), 0, bases.segment(), off, Math.min(base.segment().byteSize(), bases.segment().byteSize() - off));
             }
             ScalarVector scalars = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
-            randomScalars(scalars.segment(), n, rnd);
+            if (witness) {
+                witnessScalars(scalars.segment(), n, rnd);
+            } else {
+                randomScalars(scalars.segment(), n, rnd);
+            }
             try (DeviceBuffer db = DeviceBuffer.allocate(s, bases.segment().byteSize());
                     DeviceBuffer ds = DeviceBuffer.allocate(s, scalars.segment().byteSize());
                     Event e0 = Event.create(gpu.device(), true); Event e1 = Event.create(gpu.device(), true)) {

@@ -20,8 +20,14 @@
 #define CUZK_HDI __host__ __device__ inline
 #define CUZK_COLD __host__ __device__ __noinline__
 // The Montgomery product: inlined everywhere; on the device it is the 32-bit carry-chain form of
-// mont32.hpp, whose words stay in registers.
+// mont32.hpp, whose words stay in registers. A source whose kernels are not hot (the self-test's
+// operations) may define CUZK_DEVICE_MUL_OUT_OF_LINE to keep it out of line there: the same code,
+// compiled in a fraction of the time.
+#if defined(__CUDA_ARCH__) && defined(CUZK_DEVICE_MUL_OUT_OF_LINE)
+#define CUZK_MUL __host__ __device__ __noinline__
+#else
 #define CUZK_MUL __host__ __device__ __forceinline__
+#endif
 #else
 #define CUZK_HD inline __attribute__((always_inline))
 #define CUZK_HDI inline

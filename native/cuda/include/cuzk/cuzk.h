@@ -40,7 +40,7 @@
 extern "C" {
 #endif
 
-#define CUZK_ABI_VERSION 5
+#define CUZK_ABI_VERSION 6
 
 #if defined(_WIN32)
 #define CUZK_API __declspec(dllexport)
@@ -318,10 +318,15 @@ CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void
 /* The CUDA kernels' algorithms (MSM: sorted bucket pairs, bucket sums in levels of runs, window
  * sums in levels of segments; NTT: radix-2 stages in even groups per block in shared memory) run
  * on the host, phase by phase over the whole grid, with the kernels' own per-thread code: how CI
- * checks the GPU algorithms without a GPU. Same arguments and results as cuzk_msm and cuzk_ntt (window_bits 0 = the GPU's choice). */
+ * checks the GPU algorithms without a GPU. Same arguments and results as cuzk_msm and cuzk_ntt
+ * (window_bits 0 = the GPU's choice). */
 CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const void* bases,
                                         const void* scalars, void* result);
 CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data);
+/* Groth16's H by the GPU's algorithm (cuzk_cuda_groth16_h: the inverse transforms as DIF, the coset
+ * factors at bit-reversed indices, the forward transforms as DIT, no bit-reversal passes); same
+ * arguments and results as cuzk_groth16_h. */
+CUZK_API cuzk_status_t cuzk_emulate_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 
 /* ---- points and codecs ------------------------------------------------------------------ */
 /* Decodes points of config->encoding into the native layout, applying config->checks; with dst

@@ -6,12 +6,55 @@
 
 #include "ntt/ntt_cpu.hpp"
 #include "ntt/ntt_gpu.hpp"
+#include "groth16/h_gpu.hpp"
 #include "runtime/api_common.hpp"
 
 namespace cuzk {
 inline namespace CUZK_ARITH_TAG {
 
 namespace {
+
+// The coset tables of the GPU path: g^i = high[i >> 10] * low[i & 1023].
+template <class Fr>
+void coset_tables(const Fr& g, uint64_t n, std::vector<Fr>& low, std::vector<Fr>& high) {
+    low.resize(1024);
+    high.resize((n >> 10) + 1);
+    Fr v = Fr::one();
+    for (int j = 0; j < 1024; j++, v = v * g) low[j] = v;
+    Fr step = v;  // g^1024
+    v = Fr::one();
+    for (size_t m = 0; m < high.size(); m++, v = v * step) high[m] = v;
+}
+
+// The stage-group launches: one "block" per group, its threads phase by phase. DIT: groups from the
+// low bits up, stages j upwards (bit-reversed in, natural out); DIF: from the top bits down, stages
+// j downwards (natural in, bit-reversed out), with the inverse's twiddles when inverse.
+template <class Fr>
+void run_groups(Fr* a, const Fr* tw, int log_n, bool dif, bool inverse) {
+    const uint64_t n = 1ull << log_n;
+    std::vector<Fr> shared((size_t)1 << gpu::NTT_MAX_GROUP_LOG);
+    int ks[8];
+    const int passes = gpu::ntt_stage_groups(log_n, ks);
+    int starts[8];
+    for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) starts[i] = s0;
+    for (int p = 0; p < passes; p++) {
+        const int i = dif ? passes - 1 - p : p;
+        const int s0 = starts[i], k = ks[i];
+        const uint64_t groups = n >> k;
+        const uint32_t half = 1u << (k - 1);
+        for (uint64_t g = 0; g < groups; g++) {
+            for (uint32_t q = 0; q < half; q++) gpu::ntt_group_load(a, shared.data(), s0, k, g, q);
+            for (int jj = 0; jj < k; jj++) {
+                const int j = dif ? k - 1 - jj : jj;
+                for (uint32_t q = 0; q < half; q++) {
+                    if (dif) gpu::ntt_group_stage_dif(shared.data(), tw, log_n, s0, j, inverse, g, q);
+                    else gpu::ntt_group_stage(shared.data(), tw, log_n, s0, j, g, q);
+                }
+            }
+            for (uint32_t q = 0; q < half; q++) gpu::ntt_group_store(a, shared.data(), s0, k, g, q);
+        }
+    }
+}
 
 template <class Fr>
 void emulate_ntt(const cuzk_ntt_config& cfg, Fr* a) {
@@ -20,35 +63,16 @@ void emulate_ntt(const cuzk_ntt_config& cfg, Fr* a) {
     Fr shift = Fr::from_limbs(Fr::Params::generator());
     if (cfg.coset && cfg.coset_shift) std::memcpy(shift.l, cfg.coset_shift, sizeof(shift.l));
     const bool inverse = cfg.direction == CUZK_NTT_INVERSE;
-    // the coset tables of the GPU path: g^i = high[i >> 10] * low[i & 1023]
     auto coset = [&](const Fr& g, const Fr& scale) {
-        std::vector<Fr> low(1024), high((n >> 10) + 1);
-        Fr v = Fr::one();
-        for (int j = 0; j < 1024; j++, v = v * g) low[j] = v;
-        Fr step = v;  // g^1024
-        v = Fr::one();
-        for (size_t m = 0; m < high.size(); m++, v = v * step) high[m] = v;
+        std::vector<Fr> low, high;
+        coset_tables(g, n, low, high);
         for (uint64_t i = 0; i < n; i++) gpu::ntt_coset_body(a, low.data(), high.data(), scale, i);
     };
     if (!inverse && cfg.coset) coset(shift, Fr::one());
     if (n > 1) {
         auto dom = ntt_domain<Fr>(log_n, cfg.threads);
-        const Fr* tw = dom->twiddle.data();
         for (uint64_t i = 0; i < n; i++) gpu::ntt_bitrev_body(a, log_n, i);
-        std::vector<Fr> shared((size_t)1 << gpu::NTT_MAX_GROUP_LOG);
-        int ks[8];
-        const int passes = gpu::ntt_stage_groups(log_n, ks);
-        for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) {
-            const int k = ks[i];
-            const uint64_t groups = n >> k;
-            const uint32_t half = 1u << (k - 1);
-            for (uint64_t g = 0; g < groups; g++) {  // one "block" per group, its threads phase by phase
-                for (uint32_t q = 0; q < half; q++) gpu::ntt_group_load(a, shared.data(), s0, k, g, q);
-                for (int j = 0; j < k; j++)
-                    for (uint32_t q = 0; q < half; q++) gpu::ntt_group_stage(shared.data(), tw, log_n, s0, j, g, q);
-                for (uint32_t q = 0; q < half; q++) gpu::ntt_group_store(a, shared.data(), s0, k, g, q);
-            }
-        }
+        run_groups(a, dom->twiddle.data(), log_n, false, false);
     }
     if (inverse) {
         const Fr n_inv = Fr::from_u64(n).inv();
@@ -58,6 +82,29 @@ void emulate_ntt(const cuzk_ntt_config& cfg, Fr* a) {
         } else {
             for (uint64_t i = 0; i <= n / 2; i++) gpu::ntt_reverse_scale_body(a, n, n_inv, i);
         }
+    }
+}
+
+// Groth16's H as cuzk_cuda_groth16_h computes it: per polynomial, the inverse transform as DIF
+// (coefficients in bit-reversed order), one pass of 1/n and the coset's powers at the reversed
+// indices, the forward transform as DIT without its bit reversal; then h = a*b - c.
+template <class Fr>
+void emulate_h(const cuzk_h_config& cfg, Fr* a, Fr* b, Fr* c) {
+    const int log_n = (int)cfg.log_n;
+    const uint64_t n = 1ull << log_n;
+    const Fr g = root_of_unity<Fr>(log_n + 1);
+    const Fr n_inv = Fr::from_u64(n).inv();
+    std::vector<Fr> low, high;
+    coset_tables(g, n, low, high);
+    auto dom = ntt_domain<Fr>(log_n, cfg.threads);
+    for (Fr* x : {a, b, c}) {
+        if (n > 1) run_groups(x, dom->twiddle.data(), log_n, true, true);
+        for (uint64_t j = 0; j < n; j++) gpu::ntt_bitrev_coset_body(x, low.data(), high.data(), n_inv, log_n, j);
+        if (n > 1) run_groups(x, dom->twiddle.data(), log_n, false, false);
+    }
+    for (uint64_t i = 0; i < n; i++) gpu::groth16_h_body(a, b, c, i);
+    if (cfg.flags & CUZK_H_CANONICAL) {
+        for (uint64_t i = 0; i < n; i++) a[i] = a[i].from_mont();
     }
 }
 
@@ -72,6 +119,22 @@ cuzk_status_t impl_emulate_ntt(const cuzk_ntt_config* config, void* data) {
             using Fr = typename decltype(tag)::type;
             require(config->log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY), "log_n too large");
             emulate_ntt<Fr>(*config, static_cast<Fr*>(data));
+        });
+    });
+}
+
+cuzk_status_t impl_emulate_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c) {
+    return guarded("cuzk_emulate_groth16_h", [&] {
+        require_ptr(config, "config");
+        require(config->flags <= (CUZK_H_PREPARE | CUZK_H_CANONICAL), "unknown flags");
+        with_scalar_field(config->curve, [&](auto tag) {
+            using Fr = typename decltype(tag)::type;
+            require(config->log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1), "log_n too large");
+            if (config->flags & CUZK_H_PREPARE) return;
+            require_aligned(a, "a");
+            require_aligned(b, "b");
+            require_aligned(c, "c");
+            emulate_h<Fr>(*config, static_cast<Fr*>(a), static_cast<Fr*>(b), static_cast<Fr*>(c));
         });
     });
 }

@@ -26,12 +26,16 @@ inline int ntt_stage_groups(int log_n, int* k) {
 }
 
 CUZK_HD uint64_t bit_reverse_u64(uint64_t x, int bits) {
+#if defined(__CUDA_ARCH__)
+    return bits ? __brevll(x) >> (64 - bits) : 0;
+#else
     uint64_t r = 0;
     for (int i = 0; i < bits; i++) {
         r = (r << 1) | (x & 1);
         x >>= 1;
     }
     return r;
+#endif
 }
 
 // Thread i of the permutation: swaps a[i] and a[rev(i)] once.
@@ -68,6 +72,43 @@ CUZK_HDI void ntt_group_stage(Fr* shared, const Fr* twiddles, int log_n, int s0,
     Fr y = shared[t + (1u << j)] * twiddles[e];
     shared[t] = x + y;
     shared[t + (1u << j)] = x - y;
+}
+
+// The twiddle w^e of the forward transform (a table of w^e, e < n/2), or w^-e of the inverse from
+// the same table: w^-e = w^(n/2) w^(n/2 - e) = -w^(n/2 - e) for 0 < e < n/2.
+template <class Fr>
+CUZK_HD Fr ntt_twiddle(const Fr* twiddles, int log_n, uint64_t e, bool inverse) {
+    if (!inverse) return twiddles[e];
+    if (e == 0) return Fr::one();
+    return -twiddles[(1ull << (log_n - 1)) - e];
+}
+
+// The decimation-in-frequency stage (Gentleman-Sande), for natural order in and bit-reversed order
+// out: stages run from log_n down to 1 (groups from the top bits down, and j from k - 1 down to 0
+// within a group); the pairs and exponents are those of the stage above, the butterfly is
+// (x, y) -> (x + y, (x - y) w^e).
+template <class Fr>
+CUZK_HDI void ntt_group_stage_dif(Fr* shared, const Fr* twiddles, int log_n, int s0, int j, bool inverse, uint64_t g,
+                                  uint32_t q) {
+    uint32_t below = q & ((1u << j) - 1);
+    uint32_t t = ((q >> j) << (j + 1)) | below;
+    uint64_t low = g & ((1ull << s0) - 1);
+    int s = s0 + j + 1;
+    uint64_t e = (((uint64_t)below << s0) | low) << (log_n - s);
+    Fr x = shared[t];
+    Fr y = shared[t + (1u << j)];
+    shared[t] = x + y;
+    shared[t + (1u << j)] = (x - y) * ntt_twiddle(twiddles, log_n, e, inverse);
+}
+
+// Between Groth16's inverse transform (DIF: coefficients in bit-reversed order) and the forward
+// transform on the coset (DIT without its bit reversal: bit-reversed in, natural out), thread j:
+// coefficient rev(j) times scale * g^rev(j), g^k = high[k >> 10] * low[k & 1023]. One pass
+// instead of the reversal, scaling, coset and two bit-reversal passes of the plain transforms.
+template <class Fr>
+CUZK_HD void ntt_bitrev_coset_body(Fr* a, const Fr* low, const Fr* high, const Fr& scale, int log_n, uint64_t j) {
+    uint64_t k = bit_reverse_u64(j, log_n);
+    a[j] = a[j] * (high[k >> 10] * low[k & 1023]) * scale;
 }
 
 template <class Fr>

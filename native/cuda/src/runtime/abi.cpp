@@ -224,6 +224,10 @@ CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* dat
     return cuzk::devmodel::impl_emulate_ntt(config, data);
 }
 
+CUZK_API cuzk_status_t cuzk_emulate_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c) {
+    return cuzk::devmodel::impl_emulate_groth16_h(config, a, b, c);
+}
+
 CUZK_API cuzk_status_t cuzk_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c) {
     return CUZK_DISPATCH(impl_groth16_abc, config, a, b, c);
 }

@@ -20,6 +20,7 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst);
 cuzk_status_t impl_emulate_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
 cuzk_status_t impl_emulate_ntt(const cuzk_ntt_config* config, void* data);
+cuzk_status_t impl_emulate_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c);
 cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 cuzk_status_t impl_pairing(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out, uint32_t* is_one);

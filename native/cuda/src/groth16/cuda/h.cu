@@ -1,5 +1,5 @@
-// Groth16's H on the GPU, asynchronous on a caller-given stream: the transforms of ntt/cuda/ntt.cu,
-// then h = a * b - c by the per-thread body the CPU code runs too (h_gpu.hpp).
+// Groth16's H on the GPU, asynchronous on a caller-given stream: per polynomial the paired transform
+// of ntt/cuda/ntt.cu (inverse as DIF, coset as DIT, no bit-reversal passes), then h = a * b - c by the per-thread body the CPU code runs too (h_gpu.hpp).
 #include "groth16/h_gpu.hpp"
 #include "ntt/cuda/ntt.cuh"
 #include "ntt/ntt_cpu.hpp"
@@ -10,7 +10,7 @@
 using namespace cuzk;
 using cuzk::cu::blocks;
 using cuzk::cu::check_launch;
-using cuzk_ntt_kernels::ntt_on_stream;
+using cuzk_ntt_kernels::h_transform_on_stream;
 
 namespace cuzk_h_kernels {
 
@@ -35,12 +35,8 @@ CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_
             using Fr = typename decltype(tag)::type;
             require(log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1), "log_n too large");
             cudaStream_t s = static_cast<cudaStream_t>(stream);
-            Fr shift = root_of_unity<Fr>((int)log_n + 1);
             Fr* v[3] = {static_cast<Fr*>(d_a), static_cast<Fr*>(d_b), static_cast<Fr*>(d_c)};
-            for (Fr* x : v) {
-                ntt_on_stream<Fr>(device, s, x, (int)log_n, true, nullptr, 0);
-                ntt_on_stream<Fr>(device, s, x, (int)log_n, false, &shift, 0);
-            }
+            for (Fr* x : v) h_transform_on_stream<Fr>(device, s, x, (int)log_n, 0);
             uint64_t n = 1ull << log_n;
             h_kernel<Fr><<<blocks(n, 256), 256, 0, s>>>(v[0], v[1], v[2], n);
             check_launch("h_kernel");

@@ -26,20 +26,29 @@ __global__ void bitrev_kernel(Fr* a, int log_n) {
     if (i < (1ull << log_n)) gpu::ntt_bitrev_body(a, log_n, i);
 }
 
-// One block per group of 2^k elements, 2^(k-1) threads, the group in shared memory.
+// One block per group of 2^k elements, 2^(k-1) threads, the group in shared memory. DIT: stages j
+// upwards; DIF: stages j downwards, with the inverse's twiddles when inverse.
 template <class Fr>
-__global__ void __launch_bounds__(1 << (gpu::NTT_MAX_GROUP_LOG - 1)) group_kernel(Fr* a, const Fr* twiddles, int log_n, int s0, int k) {
+__global__ void __launch_bounds__(1 << (gpu::NTT_MAX_GROUP_LOG - 1))
+    group_kernel(Fr* a, const Fr* twiddles, int log_n, int s0, int k, bool dif, bool inverse) {
     extern __shared__ uint64_t smem[];
     Fr* shared = reinterpret_cast<Fr*>(smem);
     const uint64_t g = blockIdx.x;
     const uint32_t q = threadIdx.x;
     gpu::ntt_group_load(a, shared, s0, k, g, q);
     __syncthreads();
-    for (int j = 0; j < k; j++) {
-        gpu::ntt_group_stage(shared, twiddles, log_n, s0, j, g, q);
+    for (int jj = 0; jj < k; jj++) {
+        if (dif) gpu::ntt_group_stage_dif(shared, twiddles, log_n, s0, k - 1 - jj, inverse, g, q);
+        else gpu::ntt_group_stage(shared, twiddles, log_n, s0, jj, g, q);
         __syncthreads();
     }
     gpu::ntt_group_store(a, shared, s0, k, g, q);
+}
+
+template <class Fr>
+__global__ void bitrev_coset_kernel(Fr* a, uint64_t n, int log_n, const Fr* low, const Fr* high, Fr scale) {
+    uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < n) gpu::ntt_bitrev_coset_body(a, low, high, scale, log_n, j);
 }
 
 template <class Fr>
@@ -119,6 +128,37 @@ void coset_scale(int device, Fr* a, int log_n, const Fr& g, const Fr& scale, cud
     check_launch("coset_kernel");
 }
 
+// The stage-group launches: DIT from the low bits up (bit-reversed in, natural out), or DIF from the
+// top bits down (natural in, bit-reversed out; the inverse's twiddles when inverse).
+template <class Fr>
+void groups_on_stream(cudaStream_t stream, Fr* a, const Fr* tw, int log_n, bool dif, bool inverse) {
+    const uint64_t n = 1ull << log_n;
+    int ks[8], starts[8];
+    const int passes = gpu::ntt_stage_groups(log_n, ks);
+    for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) starts[i] = s0;
+    for (int p = 0; p < passes; p++) {
+        const int i = dif ? passes - 1 - p : p;
+        const int k = ks[i];
+        const unsigned grid = (unsigned)(n >> k), threads = 1u << (k - 1);
+        const size_t shared = sizeof(Fr) << k;
+        group_kernel<Fr><<<grid, threads, shared, stream>>>(a, tw, log_n, starts[i], k, dif, inverse);
+        check_launch("group_kernel");
+    }
+}
+
+template <class Fr>
+void h_transform_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, unsigned host_threads) {
+    const uint64_t n = 1ull << log_n;
+    const Fr* tw = n > 1 ? device_twiddles<Fr>(device, log_n, host_threads) : nullptr;
+    if (n > 1) groups_on_stream(stream, a, tw, log_n, true, true);
+    auto t = coset_tables<Fr>(device, log_n, root_of_unity<Fr>(log_n + 1));
+    bitrev_coset_kernel<Fr><<<blocks(n, 256), 256, 0, stream>>>(a, n, log_n, t.first, t.second, Fr::from_u64(n).inv());
+    check_launch("bitrev_coset_kernel");
+    if (n > 1) groups_on_stream(stream, a, tw, log_n, false, false);
+}
+template void h_transform_on_stream(int, cudaStream_t, bn254_fr*, int, unsigned);
+template void h_transform_on_stream(int, cudaStream_t, bls12_381_fr*, int, unsigned);
+
 template <class Fr>
 void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inverse, const Fr* shift, unsigned host_threads) {
     const uint64_t n = 1ull << log_n;
@@ -127,14 +167,7 @@ void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inver
         const Fr* tw = device_twiddles<Fr>(device, log_n, host_threads);
         bitrev_kernel<Fr><<<blocks(n, 256), 256, 0, stream>>>(a, log_n);
         check_launch("bitrev_kernel");
-        int ks[8];
-        const int passes = gpu::ntt_stage_groups(log_n, ks);
-        for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) {
-            const int k = ks[i];
-            const uint64_t groups = n >> k;
-            group_kernel<Fr><<<(unsigned)groups, 1u << (k - 1), (sizeof(Fr) << k), stream>>>(a, tw, log_n, s0, k);
-            check_launch("group_kernel");
-        }
+        groups_on_stream(stream, a, tw, log_n, false, false);
     }
     if (inverse) {
         const Fr n_inv = Fr::from_u64(n).inv();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cuzk.internal.Checked;
 import io.cuzk.internal.ffi.cuzk_h;
+import io.cuzk.internal.ffi.cuzk_h_config;
 import io.cuzk.internal.ffi.cuzk_msm_config;
 import io.cuzk.internal.ffi.cuzk_ntt_config;
 import java.lang.foreign.Arena;
@@ -217,6 +218,43 @@ class GpuEmulationTest {
                         assertArrayEquals(cpu.segment().toArray(ValueLayout.JAVA_BYTE), gpu.segment().toArray(ValueLayout.JAVA_BYTE),
                                 c + " 2^" + k + " " + kind + " shift " + shift);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * Groth16's H by the GPU's algorithm (inverse transforms as DIF, the coset's powers at
+     * bit-reversed indices, forward transforms as DIT, no bit-reversal passes) against the CPU
+     * backend's, which snarkjs-made proofs check; both forms of h.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void hKernelsGiveTheCpuBackendsResults(Curve c) {
+        Random rnd = new Random(c.ordinal() + 31);
+        for (int k : new int[] {0, 1, 2, 5, 10, 11, 13, 16}) {
+            int n = 1 << k;
+            for (ScalarForm form : ScalarForm.values()) {
+                try (Arena a = Arena.ofConfined()) {
+                    ScalarVector[] cpu = new ScalarVector[3];
+                    ScalarVector[] gpu = new ScalarVector[3];
+                    for (int v = 0; v < 3; v++) {
+                        cpu[v] = ScalarVector.allocate(a, c, n, ScalarForm.MONTGOMERY);
+                        for (int i = 0; i < n; i++) {
+                            cpu[v].set(i, new BigInteger(c.r().bitLength() + 8, rnd).mod(c.r()));
+                        }
+                        gpu[v] = ScalarVector.allocate(a, c, n, ScalarForm.MONTGOMERY);
+                        MemorySegment.copy(cpu[v].segment(), 0, gpu[v].segment(), 0, cpu[v].segment().byteSize());
+                    }
+                    Backend.cpu().groth16H(cpu[0], cpu[1], cpu[2], form);
+                    MemorySegment cfg = cuzk_h_config.allocate(a);
+                    cuzk_h_config.curve(cfg, c.id());
+                    cuzk_h_config.log_n(cfg, k);
+                    cuzk_h_config.flags(cfg, form == ScalarForm.CANONICAL ? cuzk_h.CUZK_H_CANONICAL() : 0);
+                    Checked.check(cuzk_h.cuzk_emulate_groth16_h(cfg, gpu[0].segment(), gpu[1].segment(), gpu[2].segment()),
+                            "cuzk_emulate_groth16_h");
+                    assertArrayEquals(cpu[0].segment().toArray(ValueLayout.JAVA_BYTE), gpu[0].segment().toArray(ValueLayout.JAVA_BYTE),
+                            c + " H 2^" + k + " " + form);
                 }
             }
         }

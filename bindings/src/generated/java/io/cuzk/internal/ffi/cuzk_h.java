@@ -23,10 +23,10 @@ public class cuzk_h extends ffi_h {
 
     static final SymbolLookup SYMBOL_LOOKUP = io.cuzk.internal.NativeLibrary.symbols();
 
-    private static final int CUZK_ABI_VERSION = (int)5L;
+    private static final int CUZK_ABI_VERSION = (int)6L;
     /**
      * {@snippet lang=c :
-     * #define CUZK_ABI_VERSION 5
+     * #define CUZK_ABI_VERSION 6
      * }
      */
     public static int CUZK_ABI_VERSION() {
@@ -992,6 +992,69 @@ public class cuzk_h extends ffi_h {
                 traceDowncall("cuzk_emulate_ntt", config, data);
             }
             return (int)mh$.invokeExact(config, data);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_emulate_groth16_h {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_emulate_groth16_h");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_groth16_h(const cuzk_h_config *config, void *a, void *b, void *c)
+     * }
+     */
+    public static FunctionDescriptor cuzk_emulate_groth16_h$descriptor() {
+        return cuzk_emulate_groth16_h.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_groth16_h(const cuzk_h_config *config, void *a, void *b, void *c)
+     * }
+     */
+    public static MethodHandle cuzk_emulate_groth16_h$handle() {
+        return cuzk_emulate_groth16_h.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_groth16_h(const cuzk_h_config *config, void *a, void *b, void *c)
+     * }
+     */
+    public static MemorySegment cuzk_emulate_groth16_h$address() {
+        return cuzk_emulate_groth16_h.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_groth16_h(const cuzk_h_config *config, void *a, void *b, void *c)
+     * }
+     */
+    public static int cuzk_emulate_groth16_h(MemorySegment config, MemorySegment a, MemorySegment b, MemorySegment c) {
+        var mh$ = cuzk_emulate_groth16_h.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_emulate_groth16_h", config, a, b, c);
+            }
+            return (int)mh$.invokeExact(config, a, b, c);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

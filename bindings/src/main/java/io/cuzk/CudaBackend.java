@@ -4,6 +4,7 @@ import io.cuzk.cuda.CudaRuntime;
 import io.cuzk.cuda.Device;
 import io.cuzk.cuda.DeviceBuffer;
 import io.cuzk.cuda.Event;
+import io.cuzk.cuda.Staging;
 import io.cuzk.cuda.Stream;
 import io.cuzk.internal.CudaChecked;
 import io.cuzk.internal.CudaLibrary;
@@ -20,10 +21,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.commons.lang3.Validate;
 
 /**
@@ -41,6 +44,11 @@ public final class CudaBackend extends Backend {
     private final String name;
     /** Where lanes run their G2 MSMs (which use all of the CPU backend's threads); idle threads end. */
     private final ExecutorService g2;
+    /**
+     * Pinned chunks through which host vectors that are not pinned go to and from the device (see
+     * {@link Staging}): one set per concurrent caller, made on first need and kept (16 MiB each).
+     */
+    private final ConcurrentLinkedDeque<Staging> staging = new ConcurrentLinkedDeque<>();
 
     private CudaBackend(Device device, Backend cpu) {
         this.device = device;
@@ -167,45 +175,64 @@ public final class CudaBackend extends Backend {
 
     // ---- kernels on host vectors ---------------------------------------------------------------
 
+    /** Runs body with a set of pinned chunks of this backend's, returned to the pool after. */
+    private <T> T staged(Function<Staging, T> body) {
+        Staging st = staging.pollFirst();
+        if (st == null) {
+            st = Staging.create(device, Staging.DEFAULT_CHUNK);
+        }
+        try {
+            return body.apply(st);
+        } finally {
+            staging.offerFirst(st); // a later user waits for any copy still queued from its chunks
+        }
+    }
+
     @Override
     Point msmChecked(PointVector bases, ScalarVector scalars) {
         if (bases.group() == Group.G2) {
             return cpu.msm(bases, scalars);
         }
-        try (Stream s = Stream.create(device);
-                DeviceBuffer db = DeviceBuffer.allocate(s, bases.segment().byteSize());
-                DeviceBuffer ds = DeviceBuffer.allocate(s, scalars.segment().byteSize())) {
-            db.copyFrom(bases.segment(), 0, s);
-            ds.copyFrom(scalars.segment(), 0, s);
-            return startMsm(s, bases.curve(), db, ds, bases.size(), scalars.form()).finish();
-        }
+        return staged(st -> {
+            try (Stream s = Stream.create(device);
+                    DeviceBuffer db = DeviceBuffer.allocate(s, bases.segment().byteSize());
+                    DeviceBuffer ds = DeviceBuffer.allocate(s, scalars.segment().byteSize())) {
+                st.upload(bases.segment(), db, 0, s);
+                st.upload(scalars.segment(), ds, 0, s);
+                return startMsm(s, bases.curve(), db, ds, bases.size(), scalars.form()).finish();
+            }
+        });
     }
 
     @Override
     void nttChecked(ScalarVector data, NttKind kind, int logN, BigInteger shift) {
-        try (Stream s = Stream.create(device); DeviceBuffer d = DeviceBuffer.allocate(s, data.segment().byteSize())) {
-            d.copyFrom(data.segment(), 0, s);
-            queueNtt(s, data.curve(), d, logN, kind, shift);
-            d.copyTo(data.segment(), 0, s);
-            s.synchronize();
-        }
+        staged(st -> {
+            try (Stream s = Stream.create(device); DeviceBuffer d = DeviceBuffer.allocate(s, data.segment().byteSize())) {
+                st.upload(data.segment(), d, 0, s);
+                queueNtt(s, data.curve(), d, logN, kind, shift);
+                st.download(d, 0, data.segment(), s);
+            }
+            return null;
+        });
     }
 
     /** The device's H kernel leaves h in Montgomery form; canonical h is converted on the host. */
     @Override
     void groth16HChecked(ScalarVector a, ScalarVector b, ScalarVector c, ScalarForm hForm) {
         long bytes = a.segment().byteSize();
-        try (Stream s = Stream.create(device);
-                DeviceBuffer da = DeviceBuffer.allocate(s, bytes);
-                DeviceBuffer db = DeviceBuffer.allocate(s, bytes);
-                DeviceBuffer dc = DeviceBuffer.allocate(s, bytes)) {
-            da.copyFrom(a.segment(), 0, s);
-            db.copyFrom(b.segment(), 0, s);
-            dc.copyFrom(c.segment(), 0, s);
-            queueH(s, a.curve(), Long.numberOfTrailingZeros(a.size()), da, db, dc);
-            da.copyTo(a.segment(), 0, s);
-            s.synchronize();
-        }
+        staged(st -> {
+            try (Stream s = Stream.create(device);
+                    DeviceBuffer da = DeviceBuffer.allocate(s, bytes);
+                    DeviceBuffer db = DeviceBuffer.allocate(s, bytes);
+                    DeviceBuffer dc = DeviceBuffer.allocate(s, bytes)) {
+                st.upload(a.segment(), da, 0, s);
+                st.upload(b.segment(), db, 0, s);
+                st.upload(c.segment(), dc, 0, s);
+                queueH(s, a.curve(), Long.numberOfTrailingZeros(a.size()), da, db, dc);
+                st.download(da, 0, a.segment(), s);
+            }
+            return null;
+        });
         if (hForm == ScalarForm.CANONICAL) {
             ScalarOps.fromMontgomery(a, ScalarVector.wrap(a.curve(), ScalarForm.CANONICAL, a.segment()));
         }
@@ -246,16 +273,20 @@ public final class CudaBackend extends Backend {
     @Override
     Resident residentChecked(Groth16Bases g) {
         List<DeviceBuffer> done = new ArrayList<>();
-        try (Stream s = Stream.create(device)) {
-            for (PointVector v : new PointVector[] {g.a(), g.b1(), g.c(), g.h()}) {
-                DeviceBuffer d = DeviceBuffer.allocateSync(device, Math.max(1, v.segment().byteSize()));
-                done.add(d);
-                if (v.segment().byteSize() > 0) {
-                    d.copyFrom(v.segment(), 0, s);
+        try {
+            return staged(st -> {
+                try (Stream s = Stream.create(device)) {
+                    for (PointVector v : new PointVector[] {g.a(), g.b1(), g.c(), g.h()}) {
+                        DeviceBuffer d = DeviceBuffer.allocateSync(device, Math.max(1, v.segment().byteSize()));
+                        done.add(d);
+                        if (v.segment().byteSize() > 0) {
+                            st.upload(v.segment(), d, 0, s); // a key read or mapped from its file: pageable
+                        }
+                    }
+                    s.synchronize();
+                    return new Resident(this, g, new DevicePoints(done.get(0), done.get(1), done.get(2), done.get(3)));
                 }
-            }
-            s.synchronize();
-            return new Resident(this, g, new DevicePoints(done.get(0), done.get(1), done.get(2), done.get(3)));
+            });
         } catch (RuntimeException e) {
             done.forEach(DeviceBuffer::close);
             throw e;

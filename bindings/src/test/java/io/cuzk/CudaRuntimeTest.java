@@ -1,13 +1,23 @@
 package io.cuzk;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cuzk.cuda.CudaRuntime;
 import io.cuzk.cuda.Device;
+import io.cuzk.cuda.DeviceBuffer;
+import io.cuzk.cuda.PinnedBuffer;
+import io.cuzk.cuda.Staging;
+import io.cuzk.cuda.Stream;
 import io.cuzk.internal.CudaLibrary;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +83,37 @@ class CudaRuntimeTest {
             assertTrue(choice.fallbackReason() != null && !choice.fallbackReason().isBlank());
         } else {
             assertInstanceOf(CudaBackend.class, choice.backend());
+        }
+    }
+
+    /**
+     * Staged copies: pageable host memory through two pinned chunks (three chunks and a partial
+     * one, at an offset into the device buffer), and pinned memory directly, both ways, bytes equal.
+     */
+    @Test
+    void stagedCopiesRoundTrip() {
+        String skip = CudaTests.noDeviceReason("staged copies");
+        assumeTrue(skip == null, skip);
+        Device device = Device.get(0);
+        long size = 3 * 4096 + 100;
+        byte[] bytes = new byte[(int) size];
+        new Random(3).nextBytes(bytes);
+        try (Arena a = Arena.ofShared();
+                Staging st = Staging.create(device, 4096);
+                Stream s = Stream.create(device);
+                PinnedBuffer pinned = PinnedBuffer.allocate(size);
+                DeviceBuffer d = DeviceBuffer.allocate(s, size + 64)) {
+            MemorySegment pageable = a.allocate(size);
+            MemorySegment.copy(bytes, 0, pageable, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            assertFalse(Staging.isPinned(pageable), "malloc'd memory is pageable");
+            assertTrue(Staging.isPinned(pinned.segment()), "cudaHostAlloc'd memory is pinned");
+            st.upload(pageable, d, 64, s);
+            st.download(d, 64, pinned.segment(), s);
+            assertArrayEquals(bytes, pinned.segment().toArray(ValueLayout.JAVA_BYTE), "pageable -> device -> pinned");
+            MemorySegment back = a.allocate(size);
+            st.upload(pinned.segment(), d, 64, s);
+            st.download(d, 64, back, s);
+            assertArrayEquals(bytes, back.toArray(ValueLayout.JAVA_BYTE), "pinned -> device -> pageable");
         }
     }
 }

@@ -113,6 +113,15 @@ public class cudart_h extends ffi_h {
     public static int cudaErrorNotReady() {
         return cudaErrorNotReady;
     }
+    private static final int cudaMemoryTypeHost = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum cudaMemoryType.cudaMemoryTypeHost = 1
+     * }
+     */
+    public static int cudaMemoryTypeHost() {
+        return cudaMemoryTypeHost;
+    }
     private static final int cudaMemcpyHostToDevice = (int)1L;
     /**
      * {@snippet lang=c :
@@ -1911,6 +1920,67 @@ public class cudart_h extends ffi_h {
                 traceDowncall("cudaMemPoolSetAttribute", memPool, attr, value);
             }
             return (int)mh$.invokeExact(memPool, attr, value);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cudaPointerGetAttributes {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cudart_h.C_INT,
+            cudart_h.C_POINTER,
+            cudart_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cudaPointerGetAttributes");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+     * }
+     */
+    public static FunctionDescriptor cudaPointerGetAttributes$descriptor() {
+        return cudaPointerGetAttributes.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+     * }
+     */
+    public static MethodHandle cudaPointerGetAttributes$handle() {
+        return cudaPointerGetAttributes.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+     * }
+     */
+    public static MemorySegment cudaPointerGetAttributes$address() {
+        return cudaPointerGetAttributes.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+     * }
+     */
+    public static int cudaPointerGetAttributes(MemorySegment attributes, MemorySegment ptr) {
+        var mh$ = cudaPointerGetAttributes.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cudaPointerGetAttributes", attributes, ptr);
+            }
+            return (int)mh$.invokeExact(attributes, ptr);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

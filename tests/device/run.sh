@@ -42,6 +42,10 @@ CUZK=("$JAVA" "${JOPTS[@]}" -cp "$CP" io.cuzk.cli.Main)
 step "device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$logs/gpu.txt" 2>&1 || echo "no nvidia-smi" > "$logs/gpu.txt"
 note "gpu: $(head -1 "$logs/gpu.txt")"
+note "glibc: $(ldd --version 2>&1 | head -1)"
+cache=$(ldconfig -p 2>/dev/null || true)
+cudart=$(grep -o '/[^ ]*libcudart\.so[^ ]*' <<< "$cache" | head -1 || true)
+note "libcudart: ${cudart:-not in the loader cache}"
 timeout 60 "${CUZK[@]}" info > "$logs/info.txt" 2>&1
 note "$(grep '^backend:' "$logs/info.txt" || tail -1 "$logs/info.txt")"
 save

@@ -165,7 +165,7 @@ CUZK_HDI void msm_bucket_gather_body(const XYZZ<G>* runs, const uint32_t* offset
     sums[b] = offset[b + 1] > offset[b] ? runs[offset[b]] : XYZZ<G>::infinity();
 }
 
-// Phases 5 and 6, the windows: sum_j (j + 1) B_j over each window's B buckets, in levels of
+// Phase 5, the windows: sum_j (j + 1) B_j over each window's B buckets, in levels of
 // segments of at most 32 items, one thread per segment, so that no thread adds more than about
 // 100 points (one thread per window would add 2B: 65,536 additions in a row at 16-bit windows).
 // With G(x) = sum_i i x_i (0-based weights) over a window's items x at a level, the levels keep

@@ -14,18 +14,6 @@ inline namespace CUZK_ARITH_TAG {
 
 namespace {
 
-// The coset tables of the GPU path: g^i = high[i >> 10] * low[i & 1023].
-template <class Fr>
-void coset_tables(const Fr& g, uint64_t n, std::vector<Fr>& low, std::vector<Fr>& high) {
-    low.resize(1024);
-    high.resize((n >> 10) + 1);
-    Fr v = Fr::one();
-    for (int j = 0; j < 1024; j++, v = v * g) low[j] = v;
-    Fr step = v;  // g^1024
-    v = Fr::one();
-    for (size_t m = 0; m < high.size(); m++, v = v * step) high[m] = v;
-}
-
 // The stage-group launches: one "block" per group, its threads phase by phase. DIT: groups from the
 // low bits up, stages j upwards (bit-reversed in, natural out); DIF: from the top bits down, stages
 // j downwards (natural in, bit-reversed out), with the inverse's twiddles when inverse.
@@ -33,13 +21,10 @@ template <class Fr>
 void run_groups(Fr* a, const Fr* tw, int log_n, bool dif, bool inverse) {
     const uint64_t n = 1ull << log_n;
     std::vector<Fr> shared((size_t)1 << gpu::NTT_MAX_GROUP_LOG);
-    int ks[8];
-    const int passes = gpu::ntt_stage_groups(log_n, ks);
-    int starts[8];
-    for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) starts[i] = s0;
+    int starts[8], ks[8];
+    const int passes = gpu::ntt_passes(log_n, dif, starts, ks);
     for (int p = 0; p < passes; p++) {
-        const int i = dif ? passes - 1 - p : p;
-        const int s0 = starts[i], k = ks[i];
+        const int s0 = starts[p], k = ks[p];
         const uint64_t groups = n >> k;
         const uint32_t half = 1u << (k - 1);
         for (uint64_t g = 0; g < groups; g++) {
@@ -64,8 +49,8 @@ void emulate_ntt(const cuzk_ntt_config& cfg, Fr* a) {
     if (cfg.coset && cfg.coset_shift) std::memcpy(shift.l, cfg.coset_shift, sizeof(shift.l));
     const bool inverse = cfg.direction == CUZK_NTT_INVERSE;
     auto coset = [&](const Fr& g, const Fr& scale) {
-        std::vector<Fr> low, high;
-        coset_tables(g, n, low, high);
+        std::vector<Fr> low(1024), high((n >> 10) + 1);
+        gpu::ntt_coset_powers(g, log_n, low.data(), high.data());
         for (uint64_t i = 0; i < n; i++) gpu::ntt_coset_body(a, low.data(), high.data(), scale, i);
     };
     if (!inverse && cfg.coset) coset(shift, Fr::one());
@@ -94,8 +79,8 @@ void emulate_h(const cuzk_h_config& cfg, Fr* a, Fr* b, Fr* c) {
     const uint64_t n = 1ull << log_n;
     const Fr g = root_of_unity<Fr>(log_n + 1);
     const Fr n_inv = Fr::from_u64(n).inv();
-    std::vector<Fr> low, high;
-    coset_tables(g, n, low, high);
+    std::vector<Fr> low(1024), high((n >> 10) + 1);
+    gpu::ntt_coset_powers(g, log_n, low.data(), high.data());
     auto dom = ntt_domain<Fr>(log_n, cfg.threads);
     for (Fr* x : {a, b, c}) {
         if (n > 1) run_groups(x, dom->twiddle.data(), log_n, true, true);

@@ -25,6 +25,21 @@ inline int ntt_stage_groups(int log_n, int* k) {
     return groups;
 }
 
+// The launches of a 2^log_n transform's stage groups, in order: DIT from the low bits up
+// (bit-reversed in, natural out), DIF from the top bits down (natural in, bit-reversed out). Writes
+// each launch's first stage s0 and size k; returns their number. Host code, shared by the kernels'
+// launcher and the emulation.
+inline int ntt_passes(int log_n, bool dif, int* s0, int* k) {
+    int ks[8];
+    const int passes = ntt_stage_groups(log_n, ks);
+    for (int i = 0, start = 0; i < passes; start += ks[i], i++) {
+        const int at = dif ? passes - 1 - i : i;
+        s0[at] = start;
+        k[at] = ks[i];
+    }
+    return passes;
+}
+
 CUZK_HD uint64_t bit_reverse_u64(uint64_t x, int bits) {
 #if defined(__CUDA_ARCH__)
     return bits ? __brevll(x) >> (64 - bits) : 0;
@@ -128,6 +143,17 @@ CUZK_HD void ntt_reverse_scale_body(Fr* a, uint64_t n, const Fr& scale, uint64_t
         a[i] = a[j] * scale;
         a[j] = t * scale;
     }
+}
+
+// The two small tables of a coset's powers for 2^log_n elements: g^i = high[i >> 10] * low[i & 1023].
+// Host code, shared by the device's tables and the emulation.
+template <class Fr>
+void ntt_coset_powers(const Fr& g, int log_n, Fr* low, Fr* high) {
+    Fr v = Fr::one();
+    for (int j = 0; j < 1024; j++, v = v * g) low[j] = v;
+    const Fr step = v;  // g^1024
+    v = Fr::one();
+    for (uint64_t i = 0; i <= ((1ull << log_n) >> 10); i++, v = v * step) high[i] = v;
 }
 
 // a[i] *= scale * g^i, with g^i = high[i >> 10] * low[i & 1023] from two small tables.

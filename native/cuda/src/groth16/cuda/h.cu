@@ -2,7 +2,6 @@
 // of ntt/cuda/ntt.cu (inverse as DIF, coset as DIT, no bit-reversal passes), then h = a * b - c by the per-thread body the CPU code runs too (h_gpu.hpp).
 #include "groth16/h_gpu.hpp"
 #include "ntt/cuda/ntt.cuh"
-#include "ntt/ntt_cpu.hpp"
 #include "runtime/api_common.hpp"
 #include "runtime/cuda/common.cuh"
 #include "runtime/dispatch.hpp"

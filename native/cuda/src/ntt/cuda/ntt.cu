@@ -103,11 +103,7 @@ std::pair<const Fr*, const Fr*> coset_tables(int device, int log_n, const Fr& g)
     if (it != tables.end()) return it->second;
     const uint64_t n = 1ull << log_n;
     std::vector<Fr> low(1024), high((n >> 10) + 1);
-    Fr v = Fr::one();
-    for (int j = 0; j < 1024; j++, v = v * g) low[j] = v;
-    Fr step = v;
-    v = Fr::one();
-    for (size_t i = 0; i < high.size(); i++, v = v * step) high[i] = v;
+    gpu::ntt_coset_powers(g, log_n, low.data(), high.data());
     void *dl = nullptr, *dh = nullptr;
     check(cudaMalloc(&dl, low.size() * sizeof(Fr)), "cudaMalloc(coset table)");
     check(cudaMalloc(&dh, high.size() * sizeof(Fr)), "cudaMalloc(coset table)");
@@ -133,15 +129,13 @@ void coset_scale(int device, Fr* a, int log_n, const Fr& g, const Fr& scale, cud
 template <class Fr>
 void groups_on_stream(cudaStream_t stream, Fr* a, const Fr* tw, int log_n, bool dif, bool inverse) {
     const uint64_t n = 1ull << log_n;
-    int ks[8], starts[8];
-    const int passes = gpu::ntt_stage_groups(log_n, ks);
-    for (int i = 0, s0 = 0; i < passes; s0 += ks[i], i++) starts[i] = s0;
+    int s0[8], ks[8];
+    const int passes = gpu::ntt_passes(log_n, dif, s0, ks);
     for (int p = 0; p < passes; p++) {
-        const int i = dif ? passes - 1 - p : p;
-        const int k = ks[i];
+        const int k = ks[p];
         const unsigned grid = (unsigned)(n >> k), threads = 1u << (k - 1);
         const size_t shared = sizeof(Fr) << k;
-        group_kernel<Fr><<<grid, threads, shared, stream>>>(a, tw, log_n, starts[i], k, dif, inverse);
+        group_kernel<Fr><<<grid, threads, shared, stream>>>(a, tw, log_n, s0[p], k, dif, inverse);
         check_launch("group_kernel");
     }
 }

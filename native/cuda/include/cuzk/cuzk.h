@@ -386,9 +386,10 @@ CUZK_API cuzk_status_t cuzk_cuda_ntt(int32_t device, void* stream, const cuzk_nt
  * domain) to h = A*B - C on the odd powers of the 2^(log_n+1)-th root, left in d_a. */
 CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_t curve,
                                            uint32_t log_n, void* d_a, void* d_b, void* d_c);
-/* The two phases of a G1 MSM over device-resident bases and scalars. start queues every kernel
- * on the stream and returns a handle at once; finish waits for that work, combines the window
- * sums on the host, writes the affine result and frees the handle (also when it fails). */
+/* The two phases of a G1 or G2 MSM (config->group) over device-resident bases and scalars.
+ * start queues every kernel on the stream and returns a handle at once; finish waits for that
+ * work, combines the window sums on the host, writes the affine result (of the group's size) and
+ * frees the handle (also when it fails). */
 CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream,
                                            const cuzk_msm_config* config, const void* d_bases,
                                            const void* d_scalars, cuzk_cuda_msm** handle);

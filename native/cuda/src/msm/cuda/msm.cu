@@ -1,8 +1,8 @@
-// The G1 MSM on the GPU, in two phases for the engine: cuzk_cuda_msm_start queues every kernel on
-// the caller's stream and returns; cuzk_cuda_msm_finish waits for the start's event, reads the
-// window sums back and combines them on the host. The per-thread code is msm/msm_gpu.hpp, which
-// the host emulation runs too. G2 MSMs stay on CPU threads, overlapped with the GPU's work (see
-// docs/gpu.md for why).
+// The G1 and G2 MSMs on the GPU, in two phases for the engine: cuzk_cuda_msm_start queues every
+// kernel on the caller's stream and returns; cuzk_cuda_msm_finish waits for the start's event,
+// reads the window sums back and combines them on the host. The per-thread code is
+// msm/msm_gpu.hpp, which the host emulation runs too, for both groups. Whether a proof's G2 MSM
+// runs here or on CPU threads overlapped with the GPU is the Java backend's choice (docs/gpu.md).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -22,6 +22,7 @@ using cuzk::cu::PoolBuffer;
 struct cuzk_cuda_msm {
     int device;
     uint32_t curve;
+    uint32_t group;
     gpu::MsmShape shape;
     cudaEvent_t done = nullptr;
     void* windows = nullptr;  // pinned: the W window sums, XYZZ
@@ -73,12 +74,17 @@ __global__ void window_level_kernel(gpu::MsmLevel lv, const XYZZ<G>* x, const XY
     if (t < grid) gpu::msm_window_level_body<G>(lv, x, a, x_out, a_out, t);
 }
 
-// The kernels with the largest frames (BLS12-381 points), for the stack limit set at device open.
+// The kernels with the largest frames (the G2 points' and BLS12-381's), for the stack limit set at
+// device open.
 const cu::KernelStack noted[] = {
-    (const void*)&point_run_kernel<bn254_g1>,        (const void*)&point_run_kernel<bls12_381_g1>,
-    (const void*)&sum_run_kernel<bn254_g1>,          (const void*)&sum_run_kernel<bls12_381_g1>,
-    (const void*)&window_level_kernel<bn254_g1>,     (const void*)&window_level_kernel<bls12_381_g1>,
+    (const void*)&point_run_kernel<bn254_g1>,         (const void*)&point_run_kernel<bls12_381_g1>,
+    (const void*)&sum_run_kernel<bn254_g1>,           (const void*)&sum_run_kernel<bls12_381_g1>,
+    (const void*)&window_level_kernel<bn254_g1>,      (const void*)&window_level_kernel<bls12_381_g1>,
     (const void*)&bucket_gather_kernel<bls12_381_g1>, (const void*)&digits_kernel<bls12_381_g1>,
+    (const void*)&point_run_kernel<bn254_g2>,         (const void*)&point_run_kernel<bls12_381_g2>,
+    (const void*)&sum_run_kernel<bn254_g2>,           (const void*)&sum_run_kernel<bls12_381_g2>,
+    (const void*)&window_level_kernel<bn254_g2>,      (const void*)&window_level_kernel<bls12_381_g2>,
+    (const void*)&bucket_gather_kernel<bls12_381_g2>,
 };
 
 int bit_width(uint64_t v) {
@@ -221,13 +227,6 @@ void release(cuzk_cuda_msm* h) {
     delete h;
 }
 
-template <class Fn>
-void with_g1(uint32_t curve, Fn&& fn) {
-    require_curve(curve);
-    if (curve == CUZK_CURVE_BN254) fn(Tag<bn254_g1>{});
-    else fn(Tag<bls12_381_g1>{});
-}
-
 }  // namespace cuzk_msm_kernels
 
 using namespace cuzk_msm_kernels;
@@ -239,7 +238,6 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream, const c
     return guarded("cuzk_cuda_msm_start", [&] {
         require(config != nullptr && out != nullptr, "config and out must not be null");
         *out = nullptr;
-        require(config->group == CUZK_G1, "the GPU MSM is for G1; G2 MSMs run on the CPU backend, overlapped with the GPU");
         require(config->scalar_form <= CUZK_SCALAR_MONTGOMERY, "unknown scalar form");
         require(config->window_bits == 0 || (config->window_bits >= 2 && config->window_bits <= 20), "window_bits must be 0 or 2..20");
         require(config->count == 0 || (d_bases && d_scalars), "bases and scalars must not be null");
@@ -249,7 +247,8 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream, const c
         try {
             h->device = device;
             h->curve = config->curve;
-            with_g1(config->curve, [&](auto tag) {
+            h->group = config->group;
+            with_group(config->curve, config->group, [&](auto tag) {
                 using G = typename decltype(tag)::type;
                 uint64_t n = config->count ? config->count : 1;
                 uint32_t c = config->window_bits ? config->window_bits : gpu::gpu_window_bits(n);
@@ -282,7 +281,7 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_finish(cuzk_cuda_msm* handle, void* result)
             ~Release() { release(h); }
         } guard{handle};
         cuzk::cu::use_device(handle->device);
-        with_g1(handle->curve, [&](auto tag) {
+        with_group(handle->curve, handle->group, [&](auto tag) {
             using G = typename decltype(tag)::type;
             if (handle->shape.windows == 0) {
                 check(cudaEventSynchronize(handle->done), "cudaEventSynchronize");

@@ -30,19 +30,20 @@ import java.util.function.Function;
 import org.apache.commons.lang3.Validate;
 
 /**
- * The CUDA backend on one device: G1 MSMs, NTTs and Groth16's H run as CUDA kernels
- * (libcuzk_cuda); G2 MSMs run on the CPU backend, as SupraSeal does, where they overlap the GPU's
- * work in a proof (Fp2 doubles the registers a bucket addition needs and there is one G2 MSM per
- * proof against four G1 ones). The kernels on host vectors copy them in and out and block; a
- * lane's proofs keep the key's G1 points resident on the device and queue their kernels on the
- * lane's stream. {@link #startMsm} and {@link #startNtt} queue single kernels on device-resident
- * data, for benchmarks.
+ * The CUDA backend on one device: G1 and G2 MSMs, NTTs and Groth16's H run as CUDA kernels
+ * (libcuzk_cuda). A proof's G2 MSM runs where its {@link G2Placement} says: on a host thread with
+ * the CPU backend, overlapped with the GPU's work (SupraSeal's choice), or on the device; by
+ * default it starts on the host and moves to the device for a key whose proofs keep waiting for
+ * it. The kernels on host vectors copy them in and out and block; a lane's proofs keep the key's
+ * points resident on the device and queue their kernels on the lane's stream. {@link #startMsm}
+ * and {@link #startNtt} queue single kernels on device-resident data, for benchmarks.
  */
 public final class CudaBackend extends Backend {
     private final Device device;
     private final Backend cpu;
     private final String name;
-    /** Where lanes run their G2 MSMs (which use all of the CPU backend's threads); idle threads end. */
+    private final G2Placement g2Placement;
+    /** Where lanes run their host G2 MSMs (which use all of the CPU backend's threads); idle threads end. */
     private final ExecutorService g2;
     /**
      * Pinned chunks through which host vectors that are not pinned go to and from the device (see
@@ -50,9 +51,10 @@ public final class CudaBackend extends Backend {
      */
     private final ConcurrentLinkedDeque<Staging> staging = new ConcurrentLinkedDeque<>();
 
-    private CudaBackend(Device device, Backend cpu) {
+    private CudaBackend(Device device, Backend cpu, G2Placement g2Placement) {
         this.device = device;
         this.cpu = cpu;
+        this.g2Placement = Validate.notNull(g2Placement, "g2Placement");
         this.name = "cuda:" + device.ordinal() + " (" + device.properties().name() + ")";
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 Thread.ofPlatform().daemon().name("cuzk-cuda-" + device.ordinal() + "-g2").factory());
@@ -65,10 +67,27 @@ public final class CudaBackend extends Backend {
      * this build's CUDA library is missing, and {@link CudaException} when the driver or the device is.
      */
     public static CudaBackend open(int ordinal) {
+        return open(ordinal, G2Placement.fromProperty());
+    }
+
+    /** As {@link #open(int)}, with the proofs' G2 MSMs placed as g2 says. */
+    public static CudaBackend open(int ordinal, G2Placement g2) {
+        Validate.notNull(g2, "g2");
         NativeLibrary.cudaLookup();
         Device d = Device.get(ordinal);
         d.retainPoolMemory();
-        return new CudaBackend(d, Backend.cpu());
+        return new CudaBackend(d, Backend.cpu(), g2);
+    }
+
+    /** Where this backend runs proofs' G2 MSMs. */
+    public G2Placement g2Placement() {
+        return g2Placement;
+    }
+
+    /** Whether the next proof over these resident points runs its G2 MSM on the device. */
+    public boolean g2OnGpu(Resident bases) {
+        Validate.isTrue(bases.backend() == this, "the key's points were made resident for %s", bases.backend().name());
+        return ((DevicePoints) bases.device()).rule.onGpu();
     }
 
     public Device device() {
@@ -92,24 +111,26 @@ public final class CudaBackend extends Backend {
 
     // ---- single kernels on device-resident data ---------------------------------------------------
 
-    /** A G1 MSM in progress on the device; {@link #finish()} waits for it and returns the sum. */
+    /** An MSM in progress on the device; {@link #finish()} waits for it and returns the sum. */
     public final class PendingMsm {
         private final MemorySegment handle;
         private final Curve curve;
+        private final Group group;
         private boolean finished;
 
-        PendingMsm(MemorySegment handle, Curve curve) {
+        PendingMsm(MemorySegment handle, Curve curve, Group group) {
             this.handle = handle;
             this.curve = curve;
+            this.group = group;
         }
 
         public synchronized Point finish() {
             Validate.validState(!finished, "finish was called already");
             finished = true;
             try (Arena a = Arena.ofConfined()) {
-                MemorySegment out = a.allocate(curve.pointBytes(Group.G1), 8);
+                MemorySegment out = a.allocate(curve.pointBytes(group), 8);
                 CudaChecked.check(cuzk_cuda_h.cuzk_cuda_msm_finish(handle, out), "cuzk_cuda_msm_finish");
-                return new Point(curve, Group.G1, out.toArray(ValueLayout.JAVA_BYTE));
+                return new Point(curve, group, out.toArray(ValueLayout.JAVA_BYTE));
             }
         }
     }
@@ -119,30 +140,43 @@ public final class CudaBackend extends Backend {
      * returns at once.
      */
     public PendingMsm startMsm(Stream stream, Curve curve, DeviceBuffer bases, DeviceBuffer scalars, long n, ScalarForm form) {
-        return startMsmAt(stream, curve, bases, scalars, 0, n, form);
+        return startMsmAt(stream, curve, Group.G1, bases, scalars, 0, n, form);
+    }
+
+    /** As {@link #startMsm(Stream, Curve, DeviceBuffer, DeviceBuffer, long, ScalarForm)}, in the given group. */
+    public PendingMsm startMsm(Stream stream, Curve curve, Group group, DeviceBuffer bases, DeviceBuffer scalars, long n,
+            ScalarForm form) {
+        return startMsmAt(stream, curve, group, bases, scalars, 0, n, form);
     }
 
     /** As {@link #startMsm}, with the scalars starting scalarOffset bytes into their buffer. */
     public PendingMsm startMsmAt(Stream stream, Curve curve, DeviceBuffer bases, DeviceBuffer scalars, long scalarOffset, long n,
             ScalarForm form) {
+        return startMsmAt(stream, curve, Group.G1, bases, scalars, scalarOffset, n, form);
+    }
+
+    /** As {@link #startMsmAt(Stream, Curve, DeviceBuffer, DeviceBuffer, long, long, ScalarForm)}, in the given group. */
+    public PendingMsm startMsmAt(Stream stream, Curve curve, Group group, DeviceBuffer bases, DeviceBuffer scalars, long scalarOffset,
+            long n, ScalarForm form) {
         Validate.notNull(stream, "stream");
         Validate.notNull(curve, "curve");
+        Validate.notNull(group, "group");
         Validate.notNull(form, "form");
         Validate.isTrue(n >= 0 && scalarOffset >= 0, "negative size or offset");
-        Validate.isTrue(n <= bases.byteSize() / curve.pointBytes(Group.G1)
+        Validate.isTrue(n <= bases.byteSize() / curve.pointBytes(group)
                 && n <= (scalars.byteSize() - Math.min(scalars.byteSize(), scalarOffset)) / Curve.SCALAR_BYTES,
                 "the device buffers are smaller than %d points and scalars", n);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment cfg = cuzk_msm_config.allocate(a);
             cuzk_msm_config.curve(cfg, curve.id());
-            cuzk_msm_config.group(cfg, Group.G1.id());
+            cuzk_msm_config.group(cfg, group.id());
             cuzk_msm_config.scalar_form(cfg, form.id());
             cuzk_msm_config.count(cfg, n);
             MemorySegment out = a.allocate(ValueLayout.ADDRESS);
             MemorySegment d = MemorySegment.ofAddress(scalars.pointer().address() + scalarOffset);
             CudaChecked.check(cuzk_cuda_h.cuzk_cuda_msm_start(device.ordinal(), stream.handle(), cfg, bases.pointer(), d, out),
                     "cuzk_cuda_msm_start");
-            return new PendingMsm(out.get(ValueLayout.ADDRESS, 0), curve);
+            return new PendingMsm(out.get(ValueLayout.ADDRESS, 0), curve, group);
         }
     }
 
@@ -188,9 +222,10 @@ public final class CudaBackend extends Backend {
         }
     }
 
+    /** Both groups on the device, except G2 where the backend's placement is {@link G2Placement#CPU}. */
     @Override
     Point msmChecked(PointVector bases, ScalarVector scalars) {
-        if (bases.group() == Group.G2) {
+        if (bases.group() == Group.G2 && g2Placement == G2Placement.CPU) {
             return cpu.msm(bases, scalars);
         }
         return staged(st -> {
@@ -199,7 +234,7 @@ public final class CudaBackend extends Backend {
                     DeviceBuffer ds = DeviceBuffer.allocate(s, scalars.segment().byteSize())) {
                 st.upload(bases.segment(), db, 0, s);
                 st.upload(scalars.segment(), ds, 0, s);
-                return startMsm(s, bases.curve(), db, ds, bases.size(), scalars.form()).finish();
+                return startMsm(s, bases.curve(), bases.group(), db, ds, bases.size(), scalars.form()).finish();
             }
         });
     }
@@ -258,35 +293,87 @@ public final class CudaBackend extends Backend {
 
     // ---- a proof's kernels ---------------------------------------------------------------------
 
-    /** The key's G1 point sets on the device. */
-    private record DevicePoints(DeviceBuffer a, DeviceBuffer b1, DeviceBuffer c, DeviceBuffer h) implements AutoCloseable {
+    /**
+     * The key's point sets on the device: the G1 ones from the start, B2 once the key's G2 MSMs go
+     * to the device (at once under {@link G2Placement#GPU}, when the rule moves them under AUTO).
+     */
+    private final class DevicePoints implements AutoCloseable {
+        final DeviceBuffer a, b1, c, h;
+        final G2Placement.Rule rule;
+        private final PointVector hostB2;
+        private DeviceBuffer b2;
+        private boolean closed;
+
+        DevicePoints(List<DeviceBuffer> g1, PointVector hostB2) {
+            this.a = g1.get(0);
+            this.b1 = g1.get(1);
+            this.c = g1.get(2);
+            this.h = g1.get(3);
+            this.hostB2 = hostB2;
+            this.rule = new G2Placement.Rule(g2Placement);
+        }
+
+        /** B2 on the device, uploaded by the first caller (once per key; lanes of a device may race here). */
+        synchronized DeviceBuffer b2() {
+            Validate.validState(!closed, "the key's device points were released");
+            if (b2 == null) {
+                b2 = upload(hostB2);
+            }
+            return b2;
+        }
+
         @Override
-        public void close() {
+        public synchronized void close() {
+            closed = true;
             a.close();
             b1.close();
             c.close();
             h.close();
+            if (b2 != null) {
+                b2.close();
+            }
         }
     }
 
-    /** Uploads A, B1, C and H (synchronously: the caller holds no lock a proof waits on). */
+    /** One point set on the device, copied synchronously through a staging set. */
+    private DeviceBuffer upload(PointVector v) {
+        return staged(st -> {
+            DeviceBuffer d = DeviceBuffer.allocateSync(device, Math.max(1, v.segment().byteSize()));
+            try (Stream s = Stream.create(device)) {
+                if (v.segment().byteSize() > 0) {
+                    st.upload(v.segment(), d, 0, s); // a key read or mapped from its file: pageable
+                }
+                s.synchronize();
+                return d;
+            } catch (RuntimeException e) {
+                d.close();
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * Uploads A, B1, C and H, and B2 where G2 MSMs go to the device from the start (synchronously:
+     * the caller holds no lock a proof waits on).
+     */
     @Override
     Resident residentChecked(Groth16Bases g) {
         List<DeviceBuffer> done = new ArrayList<>();
         try {
-            return staged(st -> {
-                try (Stream s = Stream.create(device)) {
-                    for (PointVector v : new PointVector[] {g.a(), g.b1(), g.c(), g.h()}) {
-                        DeviceBuffer d = DeviceBuffer.allocateSync(device, Math.max(1, v.segment().byteSize()));
-                        done.add(d);
-                        if (v.segment().byteSize() > 0) {
-                            st.upload(v.segment(), d, 0, s); // a key read or mapped from its file: pageable
-                        }
-                    }
-                    s.synchronize();
-                    return new Resident(this, g, new DevicePoints(done.get(0), done.get(1), done.get(2), done.get(3)));
+            for (PointVector v : new PointVector[] {g.a(), g.b1(), g.c(), g.h()}) {
+                done.add(upload(v));
+            }
+            DevicePoints points = new DevicePoints(done, g.b2());
+            done.clear();
+            try {
+                if (points.rule.onGpu()) {
+                    points.b2();
                 }
-            });
+            } catch (RuntimeException e) {
+                points.close();
+                throw e;
+            }
+            return new Resident(this, g, points);
         } catch (RuntimeException e) {
             done.forEach(DeviceBuffer::close);
             throw e;
@@ -310,8 +397,8 @@ public final class CudaBackend extends Backend {
         private final Stream stream = Stream.create(device);
 
         /**
-         * Uploads a, b, c and the witness, queues H and the four G1 MSMs on the stream, starts the
-         * G2 MSM on a CPU thread, and returns.
+         * Uploads a, b, c and the witness, queues H and the four G1 MSMs on the stream, then the G2
+         * MSM on the stream or on a CPU thread (the key's {@link G2Placement.Rule}), and returns.
          */
         @Override
         public Pending start(Resident bases, Groth16Inputs in, Events events) {
@@ -326,7 +413,9 @@ public final class CudaBackend extends Backend {
             List<PendingMsm> started = new ArrayList<>();
             Event copied = null;
             CompletableFuture<Point> b2 = null;
-            events.started(System.nanoTime());
+            boolean g2OnGpu = r.rule.onGpu();
+            long startNanos = System.nanoTime();
+            events.started(startNanos);
             try {
                 DeviceBuffer da = DeviceBuffer.allocate(stream, bytes);
                 buffers.add(da);
@@ -343,14 +432,20 @@ public final class CudaBackend extends Backend {
                 copied = Event.create(device, false);
                 copied.record(stream);
                 queueH(stream, curve, Integer.numberOfTrailingZeros(n), da, db, dc);
-                b2 = CompletableFuture.supplyAsync(() -> cpu.msm(g.b2(), in.witness()), g2);
+                DeviceBuffer db2 = g2OnGpu ? r.b2() : null;
+                if (!g2OnGpu) {
+                    b2 = CompletableFuture.supplyAsync(() -> cpu.msm(g.b2(), in.witness()), g2);
+                }
                 long nVars = g.nVars();
-                started.add(startMsm(stream, curve, r.a(), dw, nVars, ScalarForm.CANONICAL));
-                started.add(startMsm(stream, curve, r.b1(), dw, nVars, ScalarForm.CANONICAL));
-                started.add(startMsmAt(stream, curve, r.c(), dw, (g.nPublic() + 1L) * Curve.SCALAR_BYTES, g.c().size(),
+                started.add(startMsm(stream, curve, r.a, dw, nVars, ScalarForm.CANONICAL));
+                started.add(startMsm(stream, curve, r.b1, dw, nVars, ScalarForm.CANONICAL));
+                started.add(startMsmAt(stream, curve, r.c, dw, (g.nPublic() + 1L) * Curve.SCALAR_BYTES, g.c().size(),
                         ScalarForm.CANONICAL));
-                started.add(startMsm(stream, curve, r.h(), da, n, ScalarForm.MONTGOMERY));
-                return new CudaPending(copied, events, started, b2);
+                started.add(startMsm(stream, curve, r.h, da, n, ScalarForm.MONTGOMERY));
+                if (g2OnGpu) {
+                    started.add(startMsm(stream, curve, Group.G2, db2, dw, g.b2().size(), ScalarForm.CANONICAL));
+                }
+                return new CudaPending(copied, events, started, b2, r.rule, startNanos);
             } catch (RuntimeException | Error e) {
                 // leave nothing behind: finished handles free their native state, the G2 MSM stops
                 // reading the witness before the caller may free it
@@ -385,19 +480,27 @@ public final class CudaBackend extends Backend {
     private static final class CudaPending implements Pending {
         private final Event copied;
         private final Events events;
-        private final List<PendingMsm> g1;
+        /** A, B1, C, H on the device, then B2 where it runs there. */
+        private final List<PendingMsm> msms;
+        /** B2 on a host thread, or null where it runs on the device. */
         private final CompletableFuture<Point> b2;
+        private final G2Placement.Rule rule;
+        private final long startNanos;
 
-        CudaPending(Event copied, Events events, List<PendingMsm> g1, CompletableFuture<Point> b2) {
+        CudaPending(Event copied, Events events, List<PendingMsm> msms, CompletableFuture<Point> b2, G2Placement.Rule rule,
+                long startNanos) {
             this.copied = copied;
             this.events = events;
-            this.g1 = g1;
+            this.msms = msms;
             this.b2 = b2;
+            this.rule = rule;
+            this.startNanos = startNanos;
         }
 
         /**
          * Waits: once the device has copied a, b, c, abcTaken runs; then the MSMs' results. Every
-         * handle is finished (and so freed) and the G2 MSM joined even when one of them fails.
+         * handle is finished (and so freed) and a host G2 MSM joined even when one of them fails.
+         * A host G2 MSM's wait after the device's last result is reported to the key's rule.
          */
         @Override
         public Groth16Msms finish() {
@@ -410,25 +513,35 @@ public final class CudaBackend extends Backend {
             } finally {
                 copied.close();
             }
-            Point[] sums = new Point[4];
+            Point[] sums = new Point[msms.size()];
             for (int i = 0; i < sums.length; i++) {
                 try {
-                    sums[i] = g1.get(i).finish();
+                    sums[i] = msms.get(i).finish();
                 } catch (RuntimeException e) {
                     failure = failure == null ? e : failure;
                 }
             }
             Point g2;
-            try {
-                g2 = b2.join();
-            } catch (CompletionException e) {
-                RuntimeException cause = e.getCause() instanceof RuntimeException re ? re : e;
-                throw failure != null ? failure : cause;
-            } finally {
+            if (b2 == null) {
                 events.ended(System.nanoTime());
-            }
-            if (failure != null) {
-                throw failure;
+                if (failure != null) {
+                    throw failure;
+                }
+                g2 = sums[4];
+            } else {
+                long deviceDone = System.nanoTime();
+                try {
+                    g2 = b2.join();
+                } catch (CompletionException e) {
+                    RuntimeException cause = e.getCause() instanceof RuntimeException re ? re : e;
+                    throw failure != null ? failure : cause;
+                } finally {
+                    events.ended(System.nanoTime());
+                }
+                if (failure != null) {
+                    throw failure;
+                }
+                rule.observe(deviceDone - startNanos, System.nanoTime() - deviceDone);
             }
             return new Groth16Msms(sums[0], sums[1], g2, sums[2], sums[3]);
         }

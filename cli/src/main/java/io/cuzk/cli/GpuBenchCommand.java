@@ -23,12 +23,15 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * {@code cuzk gpu-bench}: G1 MSMs and NTTs on a GPU, timed with CUDA events around the kernels
- * (inputs already on the device), each checked against the CPU backend at the smallest size.
- * Prints one line per measurement: kind, curve, log size, milliseconds (median of the runs).
+ * {@code cuzk gpu-bench}: G1 and G2 MSMs and NTTs on a GPU, timed with CUDA events around the
+ * kernels (inputs already on the device), each checked against the CPU backend at the smallest
+ * size. Prints one line per measurement: kind, curve, log size, milliseconds (median of the runs);
+ * a G2 line also gives the CPU backend's wall time for the same MSM on this host, the two sides of
+ * the {@link io.cuzk.G2Placement} choice.
  */
 final class GpuBenchCommand implements CliCommand {
     @Override
@@ -38,6 +41,9 @@ final class GpuBenchCommand implements CliCommand {
         spec.addOption(Specs.converted("--curve", "bn254|bls12-381", Curve.class, new Converters.CurveConverter(), "bls12-381", "the curve"));
         spec.addOption(Specs.list("--msm", "K,K,...", Integer.class, "20,22,24", "MSM sizes as powers of two"));
         spec.addOption(Specs.list("--ntt", "K,K,...", Integer.class, "20,24", "NTT sizes as powers of two"));
+        spec.addOption(OptionSpec.builder("--g2").paramLabel("K,K,...").type(List.class).auxiliaryTypes(Integer.class).splitRegex(",")
+                .description("G2 MSM sizes as powers of two, on witness-shaped scalars, each also timed on the CPU backend (wall time, "
+                        + "all host threads); none by default").build());
         spec.addOption(Specs.option("--runs", "R", int.class, "3", "runs per size; the median is printed"));
         spec.addOption(Specs.flag("--witness", "also time each MSM on Groth16-shaped scalars (45% 0, 35% 1, 10% small): one very "
                 + "long bucket, which the kernels split into runs"));
@@ -52,6 +58,7 @@ final class GpuBenchCommand implements CliCommand {
         int device = Specs.intValue(parsed, "--device", 0, 1024);
         List<Integer> msm = Specs.value(parsed, "--msm");
         List<Integer> ntt = Specs.value(parsed, "--ntt");
+        List<Integer> g2 = parsed.hasMatchedOption("--g2") ? Specs.value(parsed, "--g2") : List.of();
         boolean witness = Specs.value(parsed, "--witness");
         for (int k : msm) {
             Specs.inRange(parsed, "--msm", k, 0, 28);
@@ -59,15 +66,25 @@ final class GpuBenchCommand implements CliCommand {
         for (int k : ntt) {
             Specs.inRange(parsed, "--ntt", k, 0, curve.twoAdicity());
         }
+        for (int k : g2) {
+            Specs.inRange(parsed, "--g2", k, 0, 26);
+        }
         PrintStream out = root.out;
         CudaBackend gpu = CudaBackend.open(device);
         out.println("# " + gpu.name() + ", " + curve.cliName() + ", CUDA event times, median of " + runs);
         for (int i = 0; i < msm.size(); i++) {
             int k = msm.get(i);
-            out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, i == 0, false));
+            out.printf(Locale.ROOT, "msm-g1 %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, Group.G1, k, runs, i == 0, false)[0]);
             if (witness) {
-                out.printf(Locale.ROOT, "msm-g1-witness %s 2^%d %.3f ms%n", curve.cliName(), k, msm(gpu, curve, k, runs, i == 0, true));
+                out.printf(Locale.ROOT, "msm-g1-witness %s 2^%d %.3f ms%n", curve.cliName(), k,
+                        msm(gpu, curve, Group.G1, k, runs, i == 0, true)[0]);
             }
+        }
+        for (int i = 0; i < g2.size(); i++) {
+            int k = g2.get(i);
+            double[] t = msm(gpu, curve, Group.G2, k, runs, i == 0, true);
+            out.printf(Locale.ROOT, "msm-g2-witness %s 2^%d %.3f ms (cpu backend %.3f ms, %d threads)%n", curve.cliName(), k, t[0], t[1],
+                    Backend.cpu().hostThreads());
         }
         for (int i = 0; i < ntt.size(); i++) {
             int k = ntt.get(i);
@@ -95,21 +112,25 @@ final class GpuBenchCommand implements CliCommand {
         }
     }
 
-    static double msm(CudaBackend gpu, Curve c, int k, int runs, boolean check, boolean witness) {
+    /**
+     * The median CUDA-event time of an MSM of 2^k points of the group, and for G2 the median wall
+     * time of the CPU backend's MSM of the same inputs (NaN for G1).
+     */
+    static double[] msm(CudaBackend gpu, Curve c, Group group, int k, int runs, boolean check, boolean witness) {
         long n = 1L << k;
         int distinct = (int) Math.min(n, 1 << 16);
         try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
-            PointVector gs = PointVector.allocate(a, c, Group.G1, distinct);
+            PointVector gs = PointVector.allocate(a, c, group, distinct);
             ScalarVector m = ScalarVector.allocate(a, c, distinct, ScalarForm.CANONICAL);
             SplittableRandom rnd = new SplittableRandom(k);
-            Point g = Points.generator(c, Group.G1);
+            Point g = Points.generator(c, group);
             for (int i = 0; i < distinct; i++) {
                 gs.set(i, g);
                 m.set(i, BigInteger.valueOf(rnd.nextLong() >>> 1).add(BigInteger.ONE));
             }
-            PointVector base = PointVector.allocate(a, c, Group.G1, distinct);
+            PointVector base = PointVector.allocate(a, c, group, distinct);
             Points.multiply(gs, m, base);
-            PointVector bases = PointVector.allocate(a, c, Group.G1, n);
+            PointVector bases = PointVector.allocate(a, c, group, n);
             for (long off = 0; off < bases.segment().byteSize(); off += base.segment().byteSize()) {
                 MemorySegment.copy(base.segment(), 0, bases.segment(), off, Math.min(base.segment().byteSize(), bases.segment().byteSize() - off));
             }
@@ -129,7 +150,7 @@ final class GpuBenchCommand implements CliCommand {
                 Point result = null;
                 for (int r = 0; r < runs; r++) {
                     e0.record(s);
-                    CudaBackend.PendingMsm p = gpu.startMsm(s, c, db, ds, n, ScalarForm.CANONICAL);
+                    CudaBackend.PendingMsm p = gpu.startMsm(s, c, group, db, ds, n, ScalarForm.CANONICAL);
                     e1.record(s);
                     result = p.finish();
                     e1.synchronize();
@@ -138,11 +159,22 @@ final class GpuBenchCommand implements CliCommand {
                 if (check) {
                     Point cpu = Backend.cpu().msm(bases, scalars);
                     if (!cpu.equals(result)) {
-                        throw new IllegalStateException("GPU MSM 2^" + k + " differs from the CPU backend");
+                        throw new IllegalStateException("GPU " + group + " MSM 2^" + k + " differs from the CPU backend");
                     }
                 }
+                double cpuMs = Double.NaN;
+                if (group == Group.G2) {
+                    double[] wall = new double[runs];
+                    for (int r = 0; r < runs; r++) {
+                        long t0 = System.nanoTime();
+                        Backend.cpu().msm(bases, scalars);
+                        wall[r] = (System.nanoTime() - t0) / 1e6;
+                    }
+                    Arrays.sort(wall);
+                    cpuMs = wall[runs / 2];
+                }
                 Arrays.sort(ms);
-                return ms[runs / 2];
+                return new double[] {ms[runs / 2], cpuMs};
             }
         }
     }

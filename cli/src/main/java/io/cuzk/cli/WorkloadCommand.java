@@ -74,8 +74,8 @@ final class WorkloadCommand implements CliCommand {
                 + "time, first alone and then submitted into the backlog of the other jobs"));
         spec.addOption(Specs.option("--urgent-partitions", "P", int.class, "10", "partitions per urgent job"));
         spec.addOption(Specs.option("--warmup-jobs", "N", int.class, "0", "prove N jobs first, untimed and not reported"));
-        spec.addOption(Specs.option("--in-flight", "N", int.class, "0", "with --server: at most N jobs submitted and not yet proved "
-                + "at a time (0: all at once)"));
+        spec.addOption(Specs.option("--in-flight", "N", int.class, "0", "at most N jobs submitted and not yet proved at a time, the "
+                + "next submitted as the oldest is done: a steady backlog of N jobs (0: all at once)"));
         spec.addOption(Specs.option("--progress", "auto|always|never", String.class, "auto", "a progress line on stderr (partitions "
                 + "done, proofs/s, utilization, partitions by phase): auto shows it when stderr is a terminal"));
         spec.addOption(Specs.option("--trace", "FILE", Path.class, null, "write what every worker did into FILE as Chrome trace-event "
@@ -110,6 +110,7 @@ final class WorkloadCommand implements CliCommand {
         int urgentTries = Specs.intValue(parsed, "--urgent-tries", 0, 10_000);
         int urgentPartitions = Specs.intValue(parsed, "--urgent-partitions", 1, 10_000);
         int warmupJobs = Specs.intValue(parsed, "--warmup-jobs", 0, 1_000_000);
+        int inFlight = Specs.intValue(parsed, "--in-flight", 0, 1_000_000);
         Priorities priorities = Specs.value(parsed, "--priorities");
         TrackerMode tracker = Specs.value(parsed, "--tracker");
         boolean json = Specs.value(parsed, "--json");
@@ -162,7 +163,15 @@ final class WorkloadCommand implements CliCommand {
                 }
             }
             long t0 = System.nanoTime();
+            long total = (long) jobs * partitions;
+            Awaiter awaiter = new Awaiter(engine, handles, failures, err, outDir, json, showProgress, t0, total);
             for (int j = 0; j < jobs; j++) {
+                // a steady backlog (--in-flight): the oldest job is awaited before the next goes in
+                while (inFlight > 0 && handles.size() - awaiter.next >= inFlight) {
+                    if (!awaiter.awaitNext()) {
+                        return Main.FAILURE;
+                    }
+                }
                 List<Path> parts = new ArrayList<>();
                 for (int p = 0; p < partitions; p++) {
                     parts.add(wtns.get((j * partitions + p) % wtns.size()));
@@ -170,33 +179,12 @@ final class WorkloadCommand implements CliCommand {
                 Priority prio = priorities == Priorities.MIXED ? Priority.values()[j % Priority.values().length] : Priority.NORMAL;
                 handles.add(engine.submit(Job.ofFiles(zkey, parts, prio)));
             }
-            long total = (long) jobs * partitions;
             if (urgent != null) {
                 urgent.inBacklog = urgent.measure(urgentTries, failures, err, handles);
             }
-            long lastPrint = 0;
-            // each job let go of once awaited: a long run holds only the jobs still running
-            for (int i = 0; i < handles.size(); i++) {
-                JobHandle h = handles.set(i, null);
-                while (true) {
-                    try {
-                        List<Proof> proofs = h.await(Duration.ofMillis(json ? 60_000 : 500));
-                        if (outDir != null) {
-                            write(outDir, h.id(), proofs);
-                        }
-                        break;
-                    } catch (TimeoutException e) {
-                        if (showProgress && System.nanoTime() - lastPrint > TimeUnit.SECONDS.toNanos(1)) {
-                            progress(err, engine.status(), total, (System.nanoTime() - t0) / 1e9);
-                            lastPrint = System.nanoTime();
-                        }
-                    } catch (ExecutionException e) {
-                        failures.add(failure(h, e, err));
-                        break;
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return Main.FAILURE;
-                    }
+            while (awaiter.next < handles.size()) {
+                if (!awaiter.awaitNext()) {
+                    return Main.FAILURE;
                 }
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -231,6 +219,57 @@ final class WorkloadCommand implements CliCommand {
         }
         // the worst failure decides: an environment or internal one over bad input
         return failures.stream().mapToInt(Failure::status).max().orElse(Main.OK);
+    }
+
+    /** Awaits the submitted jobs in order, each let go of once done: a long run holds only the jobs still running. */
+    private static final class Awaiter {
+        final Engine engine;
+        final List<JobHandle> handles;
+        final List<Failure> failures;
+        final PrintStream err;
+        final Path outDir;
+        final boolean json, showProgress;
+        final long t0, total;
+        int next;
+        long lastPrint;
+
+        Awaiter(Engine engine, List<JobHandle> handles, List<Failure> failures, PrintStream err, Path outDir, boolean json,
+                boolean showProgress, long t0, long total) {
+            this.engine = engine;
+            this.handles = handles;
+            this.failures = failures;
+            this.err = err;
+            this.outDir = outDir;
+            this.json = json;
+            this.showProgress = showProgress;
+            this.t0 = t0;
+            this.total = total;
+        }
+
+        /** Awaits the oldest job not yet awaited; false if interrupted (the interrupt is kept). */
+        boolean awaitNext() {
+            JobHandle h = handles.set(next++, null);
+            while (true) {
+                try {
+                    List<Proof> proofs = h.await(Duration.ofMillis(json ? 60_000 : 500));
+                    if (outDir != null) {
+                        write(outDir, h.id(), proofs);
+                    }
+                    return true;
+                } catch (TimeoutException e) {
+                    if (showProgress && System.nanoTime() - lastPrint > TimeUnit.SECONDS.toNanos(1)) {
+                        progress(err, engine.status(), total, (System.nanoTime() - t0) / 1e9);
+                        lastPrint = System.nanoTime();
+                    }
+                } catch (ExecutionException e) {
+                    failures.add(failure(h, e, err));
+                    return true;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
     }
 
     /** Refuses, before the engine starts, an input that is missing or not a regular file. */

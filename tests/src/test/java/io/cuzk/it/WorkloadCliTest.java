@@ -115,6 +115,39 @@ class WorkloadCliTest {
     }
 
     /**
+     * --in-flight N keeps a steady backlog: a job goes in only once the job N places before it is
+     * done, so no partition of job j starts synthesis before every partition of job j - N has been
+     * finalized; every partition is still proved.
+     */
+    @Test
+    void inFlightKeepsASteadyBacklog() throws Exception {
+        Path multi = Circuits.dir(Curve.BN254, "multi_main");
+        Path trace = tmp.resolve("in-flight-trace.json");
+        Cli.Result r = Cli.run("workload", "--zkey", multi.resolve("circuit.zkey").toString(), "--wtns", multi.resolve("witness.wtns").toString(),
+                "--jobs", "6", "--partitions", "3", "--in-flight", "2", "--backend", "cpu", "--json", "--trace", trace.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(18, new ObjectMapper().readTree(r.out()).get("partitions").asInt(), r.out());
+        java.util.TreeMap<Long, double[]> jobs = new java.util.TreeMap<>(); // job -> first synthesis start, last finalize end
+        for (JsonNode e : new ObjectMapper().readTree(trace.toFile()).get("traceEvents")) {
+            if (!e.get("ph").asText().equals("X")) {
+                continue;
+            }
+            double[] span = jobs.computeIfAbsent(e.get("args").get("job").asLong(), k -> new double[] {Double.MAX_VALUE, 0});
+            double ts = e.get("ts").asDouble();
+            if (e.get("name").asText().equals("synthesis")) {
+                span[0] = Math.min(span[0], ts);
+            } else if (e.get("name").asText().equals("finalize")) {
+                span[1] = Math.max(span[1], ts + e.get("dur").asDouble());
+            }
+        }
+        assertEquals(6, jobs.size(), jobs.keySet().toString());
+        List<double[]> spans = List.copyOf(jobs.values());
+        for (int j = 2; j < spans.size(); j++) {
+            assertTrue(spans.get(j)[0] >= spans.get(j - 2)[1] - 1e-3, "job " + j + " started synthesis before job " + (j - 2) + " was done");
+        }
+    }
+
+    /**
      * prove --progress: always, a line rewritten in place ("\r") and wiped before the results; auto
      * (not a terminal here) and never, nothing on stderr; a failure's one line starts on a clean line.
      */

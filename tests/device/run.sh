@@ -5,7 +5,7 @@
 # the kernels and runs the engine; it prints a short table last. A device run returns at most 8
 # files: $OUT holds two, summary.txt (the table, a line as soon as it is known, so a run cut short
 # still reports) and results.tar.gz (every log and proof, refreshed after each step).
-# It finishes within about 8 minutes: each step has a time limit, and later steps are skipped once
+# It finishes within about 9 minutes: each step has a time limit, and later steps are skipped once
 # their start budget has passed. Afterwards, here, snarkjs can check the proofs as well:
 #   tar xzf <files_at>/results.tar.gz -C r && for d in r/proofs/*/; do npx snarkjs groth16 verify "$d/verification_key.json" "$d/public.json" "$d/proof.json"; done
 # CUZK_DEVICE_BACKEND=cpu runs the same steps on the CPU backend: tests/device/dry-run.sh does that
@@ -104,6 +104,18 @@ if [ -s "$logs/workload.json" ]; then
   note "workload: $(head -c 400 "$logs/workload.json")"
 else
   note "workload: FAILED or skipped ($(tail -1 "$logs/workload.err" 2>/dev/null))"
+fi
+save
+
+step "G2 MSM: GPU vs the host's CPU backend (the G2Placement choice)"
+if budget 490; then
+  timeout 45 "${CUZK[@]}" gpu-bench --curve bls12-381 --msm 10 --ntt 10 --g2 16,20 > "$logs/bench-g2.txt" 2>&1
+fi
+touch "$logs/bench-g2.txt"
+if grep -qE '^msm-g2' "$logs/bench-g2.txt"; then
+  while read -r line; do note "$line"; done < <(grep -hE '^msm-g2' "$logs/bench-g2.txt")
+else
+  note "bench g2: skipped or failed ($(tail -1 "$logs/bench-g2.txt"))"
 fi
 save
 

@@ -16,13 +16,18 @@ import io.cuzk.internal.ffi.cuzk_ntt_config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.WeakReference;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -50,11 +55,20 @@ public final class CudaBackend extends Backend {
      * {@link Staging}): one set per concurrent caller, made on first need and kept (16 MiB each).
      */
     private final ConcurrentLinkedDeque<Staging> staging = new ConcurrentLinkedDeque<>();
+    /** The device's work, for giving its pooled memory back once it has been idle (see {@link #open}). */
+    private final IdleWatch idle;
+    private final long poolKeepBytes;
 
-    private CudaBackend(Device device, Backend cpu, G2Placement g2Placement) {
+    /** The one thread that checks every CUDA backend for idle pooled memory; it holds none of them alive. */
+    private static final ScheduledExecutorService TRIMMER = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("cuzk-cuda-pool-trim").factory());
+
+    private CudaBackend(Device device, Backend cpu, G2Placement g2Placement, long poolKeepBytes, Duration poolIdle) {
         this.device = device;
         this.cpu = cpu;
         this.g2Placement = Validate.notNull(g2Placement, "g2Placement");
+        this.poolKeepBytes = poolKeepBytes;
+        this.idle = new IdleWatch(poolIdle.toNanos(), System.nanoTime());
         this.name = "cuda:" + device.ordinal() + " (" + device.properties().name() + ")";
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 Thread.ofPlatform().daemon().name("cuzk-cuda-" + device.ordinal() + "-g2").factory());
@@ -62,9 +76,63 @@ public final class CudaBackend extends Backend {
         this.g2 = pool;
     }
 
+    /** Checks b every period while it is reachable; gives its idle pooled memory back when due. */
+    private static void watch(CudaBackend b, Duration idle) {
+        if (idle.isZero()) {
+            return;
+        }
+        WeakReference<CudaBackend> ref = new WeakReference<>(b);
+        long period = Math.max(250, idle.toMillis() / 4);
+        ScheduledFuture<?>[] task = new ScheduledFuture<?>[1];
+        task[0] = TRIMMER.scheduleAtFixedRate(() -> {
+            CudaBackend live = ref.get();
+            if (live == null) {
+                if (task[0] != null) {
+                    task[0].cancel(false);
+                }
+                return;
+            }
+            try {
+                live.releaseIfIdle(System.nanoTime());
+            } catch (RuntimeException e) {
+                System.getLogger("io.cuzk").log(System.Logger.Level.WARNING, "cuzk: giving idle device memory back failed: " + e);
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Once the device has been idle for the configured time: gives its stream-ordered pool's free
+     * memory back to the driver down to nothing, and frees the pinned staging chunks no caller
+     * holds. Returns whether it did. Work starting meanwhile is unharmed: the pool gives back only
+     * memory nothing uses, and a caller takes a staging set out of the deque before using it.
+     */
+    boolean releaseIfIdle(long now) {
+        if (!idle.due(now)) {
+            return false;
+        }
+        device.trimPool(0);
+        Staging st;
+        while ((st = staging.pollLast()) != null) {
+            st.close();
+        }
+        return true;
+    }
+
+    /** Freed device memory the pool keeps for reuse while the device works (see {@link #open}). */
+    public long poolKeepBytes() {
+        return poolKeepBytes;
+    }
+
     /**
      * The backend of device ordinal. Throws {@link NativeLibraryException} when the CUDA runtime or
      * this build's CUDA library is missing, and {@link CudaException} when the driver or the device is.
+     *
+     * <p>Device memory: kernels allocate from the device's stream-ordered pool, which keeps what
+     * they free for the next proof up to {@code cuzk.cuda.pool-keep-mib} (system property; default a
+     * quarter of the device's memory) and gives the rest back at each synchronisation; once the
+     * device has done nothing for {@code cuzk.cuda.pool-idle-ms} (default 10,000; 0 never), a
+     * background thread gives all of the pool's free memory and the idle pinned staging chunks back.
+     * The proofs' G2 MSMs are placed by {@code cuzk.cuda.g2} ({@link G2Placement}).
      */
     public static CudaBackend open(int ordinal) {
         return open(ordinal, G2Placement.fromProperty());
@@ -73,10 +141,17 @@ public final class CudaBackend extends Backend {
     /** As {@link #open(int)}, with the proofs' G2 MSMs placed as g2 says. */
     public static CudaBackend open(int ordinal, G2Placement g2) {
         Validate.notNull(g2, "g2");
+        long keepMib = Long.getLong("cuzk.cuda.pool-keep-mib", -1);
+        long idleMs = Long.getLong("cuzk.cuda.pool-idle-ms", 10_000);
+        Validate.isTrue(keepMib >= -1, "cuzk.cuda.pool-keep-mib must be a number of MiB, not %d", keepMib);
+        Validate.isTrue(idleMs >= 0, "cuzk.cuda.pool-idle-ms must not be negative, not %d", idleMs);
         NativeLibrary.cudaLookup();
         Device d = Device.get(ordinal);
-        d.retainPoolMemory();
-        return new CudaBackend(d, Backend.cpu(), g2);
+        long keep = keepMib >= 0 ? keepMib << 20 : d.properties().totalGlobalMemory() / 4;
+        d.setPoolRetention(keep);
+        CudaBackend b = new CudaBackend(d, Backend.cpu(), g2, keep, Duration.ofMillis(idleMs));
+        watch(b, Duration.ofMillis(idleMs));
+        return b;
     }
 
     /** Where this backend runs proofs' G2 MSMs. */
@@ -211,14 +286,19 @@ public final class CudaBackend extends Backend {
 
     /** Runs body with a set of pinned chunks of this backend's, returned to the pool after. */
     private <T> T staged(Function<Staging, T> body) {
-        Staging st = staging.pollFirst();
-        if (st == null) {
-            st = Staging.create(device, Staging.DEFAULT_CHUNK);
-        }
+        idle.begin();
         try {
-            return body.apply(st);
+            Staging st = staging.pollFirst();
+            if (st == null) {
+                st = Staging.create(device, Staging.DEFAULT_CHUNK);
+            }
+            try {
+                return body.apply(st);
+            } finally {
+                staging.offerFirst(st); // a later user waits for any copy still queued from its chunks
+            }
         } finally {
-            staging.offerFirst(st); // a later user waits for any copy still queued from its chunks
+            idle.end(System.nanoTime());
         }
     }
 
@@ -416,6 +496,7 @@ public final class CudaBackend extends Backend {
             boolean g2OnGpu = r.rule.onGpu();
             long startNanos = System.nanoTime();
             events.started(startNanos);
+            idle.begin();
             try {
                 DeviceBuffer da = DeviceBuffer.allocate(stream, bytes);
                 buffers.add(da);
@@ -445,7 +526,7 @@ public final class CudaBackend extends Backend {
                 if (g2OnGpu) {
                     started.add(startMsm(stream, curve, Group.G2, db2, dw, g.b2().size(), ScalarForm.CANONICAL));
                 }
-                return new CudaPending(copied, events, started, b2, r.rule, startNanos);
+                return new CudaPending(copied, events, started, b2, r.rule, startNanos, idle);
             } catch (RuntimeException | Error e) {
                 // leave nothing behind: finished handles free their native state, the G2 MSM stops
                 // reading the witness before the caller may free it
@@ -462,7 +543,9 @@ public final class CudaBackend extends Backend {
                 if (copied != null) {
                     copied.close();
                 }
-                events.ended(System.nanoTime());
+                long end = System.nanoTime();
+                events.ended(end);
+                idle.end(end);
                 throw e;
             } finally {
                 // stream-ordered frees: they take effect after whatever was queued above
@@ -486,15 +569,17 @@ public final class CudaBackend extends Backend {
         private final CompletableFuture<Point> b2;
         private final G2Placement.Rule rule;
         private final long startNanos;
+        private final IdleWatch idle;
 
         CudaPending(Event copied, Events events, List<PendingMsm> msms, CompletableFuture<Point> b2, G2Placement.Rule rule,
-                long startNanos) {
+                long startNanos, IdleWatch idle) {
             this.copied = copied;
             this.events = events;
             this.msms = msms;
             this.b2 = b2;
             this.rule = rule;
             this.startNanos = startNanos;
+            this.idle = idle;
         }
 
         /**
@@ -504,6 +589,14 @@ public final class CudaBackend extends Backend {
          */
         @Override
         public Groth16Msms finish() {
+            try {
+                return collect();
+            } finally {
+                idle.end(System.nanoTime());
+            }
+        }
+
+        private Groth16Msms collect() {
             RuntimeException failure = null;
             try {
                 copied.synchronize();

@@ -104,6 +104,29 @@ class CudaBackendTest {
         }
     }
 
+    /**
+     * The pool keeps what kernels free (up to a quarter of the device by default) and gives it all
+     * back, with the staging chunks, once the device has been idle: once per quiet period.
+     */
+    @Test
+    void idlePoolMemoryIsGivenBack() {
+        CudaBackend gpu = CudaBackend.open(0, G2Placement.AUTO);
+        assertEquals(gpu.device().properties().totalGlobalMemory() / 4, gpu.poolKeepBytes());
+        Random rnd = new Random(11);
+        try (Arena a = Arena.ofConfined()) {
+            PointVector p = GpuEmulationTest.points(a, Curve.BN254, Group.G1, 1 << 14, rnd);
+            ScalarVector s = GpuEmulationTest.scalars(a, Curve.BN254, 1 << 14, ScalarForm.CANONICAL, rnd);
+            gpu.msm(p, s);
+        }
+        Device.PoolUsage kept = gpu.device().poolUsage();
+        assertTrue(kept.reservedBytes() > kept.usedBytes(), "the MSM's freed buffers stay in the pool: " + kept);
+        long later = System.nanoTime() + java.util.concurrent.TimeUnit.HOURS.toNanos(1);
+        assertTrue(gpu.releaseIfIdle(later));
+        Device.PoolUsage after = gpu.device().poolUsage();
+        assertEquals(after.usedBytes(), after.reservedBytes(), "only memory in use is left: " + after);
+        assertTrue(!gpu.releaseIfIdle(later), "one quiet period, one release");
+    }
+
     /** Fresh copies of a, b and c (the kernels overwrite them). */
     static Groth16Inputs inputs(Arena a, ScalarVector witness, ScalarVector[] abc) {
         ScalarVector[] copy = new ScalarVector[3];

@@ -68,14 +68,52 @@ public final class Device {
      * returning them to the driver at every synchronisation, so cudaMallocAsync is served from it.
      */
     public void retainPoolMemory() {
-        makeCurrent();
-        MemorySegment pool = CudaRuntime.pointerOut(p -> cudart_h.cudaDeviceGetDefaultMemPool(p, ordinal), "cudaDeviceGetDefaultMemPool");
+        setPoolRetention(-1L); // UINT64_MAX: everything
+    }
+
+    /**
+     * Sets how much freed stream-ordered memory the device's default pool keeps for reuse
+     * (cudaMemPoolAttrReleaseThreshold): at a synchronisation, what it holds beyond bytes goes back
+     * to the driver. -1 keeps everything.
+     */
+    public void setPoolRetention(long bytes) {
+        Validate.isTrue(bytes >= -1, "a pool retention of %d bytes", bytes);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(ValueLayout.JAVA_LONG);
-            v.set(ValueLayout.JAVA_LONG, 0, -1L); // UINT64_MAX
-            CudaRuntime.check(cudart_h.cudaMemPoolSetAttribute(pool, cudart_h.cudaMemPoolAttrReleaseThreshold(), v),
+            v.set(ValueLayout.JAVA_LONG, 0, bytes);
+            CudaRuntime.check(cudart_h.cudaMemPoolSetAttribute(defaultPool(), cudart_h.cudaMemPoolAttrReleaseThreshold(), v),
                     "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
         }
+    }
+
+    /**
+     * Gives the freed memory the device's default pool holds beyond keepBytes back to the driver
+     * (cudaMemPoolTrimTo): memory that allocations in flight use is never touched.
+     */
+    public void trimPool(long keepBytes) {
+        Validate.isTrue(keepBytes >= 0, "keep %d bytes", keepBytes);
+        CudaRuntime.check(cudart_h.cudaMemPoolTrimTo(defaultPool(), keepBytes), "cudaMemPoolTrimTo");
+    }
+
+    /** What the device's default pool holds now: reserved from the driver, and of that in use, in bytes. */
+    public record PoolUsage(long reservedBytes, long usedBytes) {}
+
+    public PoolUsage poolUsage() {
+        MemorySegment pool = defaultPool();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(ValueLayout.JAVA_LONG);
+            CudaRuntime.check(cudart_h.cudaMemPoolGetAttribute(pool, cudart_h.cudaMemPoolAttrReservedMemCurrent(), v),
+                    "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemCurrent)");
+            long reserved = v.get(ValueLayout.JAVA_LONG, 0);
+            CudaRuntime.check(cudart_h.cudaMemPoolGetAttribute(pool, cudart_h.cudaMemPoolAttrUsedMemCurrent(), v),
+                    "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemCurrent)");
+            return new PoolUsage(reserved, v.get(ValueLayout.JAVA_LONG, 0));
+        }
+    }
+
+    private MemorySegment defaultPool() {
+        makeCurrent();
+        return CudaRuntime.pointerOut(p -> cudart_h.cudaDeviceGetDefaultMemPool(p, ordinal), "cudaDeviceGetDefaultMemPool");
     }
 
     @Override

@@ -167,6 +167,24 @@ public class cudart_h extends ffi_h {
     public static int cudaMemPoolAttrReleaseThreshold() {
         return cudaMemPoolAttrReleaseThreshold;
     }
+    private static final int cudaMemPoolAttrReservedMemCurrent = (int)5L;
+    /**
+     * {@snippet lang=c :
+     * enum cudaMemPoolAttr.cudaMemPoolAttrReservedMemCurrent = 5
+     * }
+     */
+    public static int cudaMemPoolAttrReservedMemCurrent() {
+        return cudaMemPoolAttrReservedMemCurrent;
+    }
+    private static final int cudaMemPoolAttrUsedMemCurrent = (int)7L;
+    /**
+     * {@snippet lang=c :
+     * enum cudaMemPoolAttr.cudaMemPoolAttrUsedMemCurrent = 7
+     * }
+     */
+    public static int cudaMemPoolAttrUsedMemCurrent() {
+        return cudaMemPoolAttrUsedMemCurrent;
+    }
 
     private static class cudaDeviceSynchronize {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
@@ -1865,6 +1883,67 @@ public class cudart_h extends ffi_h {
         }
     }
 
+    private static class cudaMemPoolTrimTo {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cudart_h.C_INT,
+            cudart_h.C_POINTER,
+            cudart_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cudaMemPoolTrimTo");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+     * }
+     */
+    public static FunctionDescriptor cudaMemPoolTrimTo$descriptor() {
+        return cudaMemPoolTrimTo.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+     * }
+     */
+    public static MethodHandle cudaMemPoolTrimTo$handle() {
+        return cudaMemPoolTrimTo.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+     * }
+     */
+    public static MemorySegment cudaMemPoolTrimTo$address() {
+        return cudaMemPoolTrimTo.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+     * }
+     */
+    public static int cudaMemPoolTrimTo(MemorySegment memPool, long minBytesToKeep) {
+        var mh$ = cudaMemPoolTrimTo.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cudaMemPoolTrimTo", memPool, minBytesToKeep);
+            }
+            return (int)mh$.invokeExact(memPool, minBytesToKeep);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class cudaMemPoolSetAttribute {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             cudart_h.C_INT,
@@ -1918,6 +1997,68 @@ public class cudart_h extends ffi_h {
         try {
             if (TRACE_DOWNCALLS) {
                 traceDowncall("cudaMemPoolSetAttribute", memPool, attr, value);
+            }
+            return (int)mh$.invokeExact(memPool, attr, value);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cudaMemPoolGetAttribute {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cudart_h.C_INT,
+            cudart_h.C_POINTER,
+            cudart_h.C_INT,
+            cudart_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cudaMemPoolGetAttribute");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+     * }
+     */
+    public static FunctionDescriptor cudaMemPoolGetAttribute$descriptor() {
+        return cudaMemPoolGetAttribute.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+     * }
+     */
+    public static MethodHandle cudaMemPoolGetAttribute$handle() {
+        return cudaMemPoolGetAttribute.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+     * }
+     */
+    public static MemorySegment cudaMemPoolGetAttribute$address() {
+        return cudaMemPoolGetAttribute.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+     * }
+     */
+    public static int cudaMemPoolGetAttribute(MemorySegment memPool, int attr, MemorySegment value) {
+        var mh$ = cudaMemPoolGetAttribute.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cudaMemPoolGetAttribute", memPool, attr, value);
             }
             return (int)mh$.invokeExact(memPool, attr, value);
         } catch (Error | RuntimeException ex) {

@@ -14,11 +14,25 @@ inline namespace CUZK_ARITH_TAG {
 
 namespace {
 
+// The partial twiddle tables of a 2^log_n domain (log_n >= 1), made as the device makes them.
+template <class Fr>
+struct HostTwiddles {
+    int log_n;
+    std::vector<Fr> lo, hi;
+
+    explicit HostTwiddles(int log_n)
+        : log_n(log_n), lo((size_t)1 << gpu::ntt_twiddle_lo_bits(log_n)), hi(gpu::ntt_twiddle_hi_count(log_n)) {
+        gpu::ntt_twiddle_tables(root_of_unity<Fr>(log_n), log_n, lo.data(), hi.data());
+    }
+
+    gpu::NttTwiddles<Fr> view() const { return {lo.data(), hi.data(), gpu::ntt_twiddle_lo_bits(log_n)}; }
+};
+
 // The stage-group launches: one "block" per group, its threads phase by phase. DIT: groups from the
 // low bits up, stages j upwards (bit-reversed in, natural out); DIF: from the top bits down, stages
 // j downwards (natural in, bit-reversed out), with the inverse's twiddles when inverse.
 template <class Fr>
-void run_groups(Fr* a, const Fr* tw, int log_n, bool dif, bool inverse) {
+void run_groups(Fr* a, const gpu::NttTwiddles<Fr>& tw, int log_n, bool dif, bool inverse) {
     const uint64_t n = 1ull << log_n;
     std::vector<Fr> shared((size_t)1 << gpu::NTT_MAX_GROUP_LOG);
     int starts[8], ks[8];
@@ -55,9 +69,9 @@ void emulate_ntt(const cuzk_ntt_config& cfg, Fr* a) {
     };
     if (!inverse && cfg.coset) coset(shift, Fr::one());
     if (n > 1) {
-        auto dom = ntt_domain<Fr>(log_n, cfg.threads);
+        const HostTwiddles<Fr> tw(log_n);
         for (uint64_t i = 0; i < n; i++) gpu::ntt_bitrev_body(a, log_n, i);
-        run_groups(a, dom->twiddle.data(), log_n, false, false);
+        run_groups(a, tw.view(), log_n, false, false);
     }
     if (inverse) {
         const Fr n_inv = Fr::from_u64(n).inv();
@@ -81,11 +95,11 @@ void emulate_h(const cuzk_h_config& cfg, Fr* a, Fr* b, Fr* c) {
     const Fr n_inv = Fr::from_u64(n).inv();
     std::vector<Fr> low(1024), high((n >> 10) + 1);
     gpu::ntt_coset_powers(g, log_n, low.data(), high.data());
-    auto dom = ntt_domain<Fr>(log_n, cfg.threads);
+    const HostTwiddles<Fr> tw(n > 1 ? log_n : 1);  // unused for n = 1
     for (Fr* x : {a, b, c}) {
-        if (n > 1) run_groups(x, dom->twiddle.data(), log_n, true, true);
+        if (n > 1) run_groups(x, tw.view(), log_n, true, true);
         for (uint64_t j = 0; j < n; j++) gpu::ntt_bitrev_coset_body(x, low.data(), high.data(), n_inv, log_n, j);
-        if (n > 1) run_groups(x, dom->twiddle.data(), log_n, false, false);
+        if (n > 1) run_groups(x, tw.view(), log_n, false, false);
     }
     for (uint64_t i = 0; i < n; i++) gpu::groth16_h_body(a, b, c, i);
     if (cfg.flags & CUZK_H_CANONICAL) {

@@ -6,7 +6,7 @@
 // them and writes them back. After s0 stages, the elements that stages s0+1 .. s0+k combine are
 // those whose index agrees outside bits [s0, s0 + k): group g holds
 // index(t) = (g >> s0) << (s0 + k) | t << s0 | (g & (2^s0 - 1)) for t < 2^k.
-// Twiddles come from a table of w^e, e < n/2, of the domain's primitive root w.
+// Twiddles w^e, e < n/2, of the domain's primitive root w come from two partial tables (NttTwiddles).
 #pragma once
 #include "cuzk/field.hpp"
 
@@ -38,6 +38,36 @@ inline int ntt_passes(int log_n, bool dif, int* s0, int* k) {
         k[at] = ks[i];
     }
     return passes;
+}
+
+// The twiddles w^e, e < n/2, of a 2^log_n domain from two partial tables: lo[i] = w^i for i < 2^L
+// and hi[i] = w^(i 2^L), L = log_n / 2, so w^e = hi[e >> L] * lo[e mod 2^L]. 2^24 takes 4,096 + 2,048
+// entries (192 KiB) where the whole table took 2^23 (256 MiB), for one more product per butterfly,
+// against a load from a table far larger than any cache.
+template <class Fr>
+struct NttTwiddles {
+    const Fr* lo;
+    const Fr* hi;
+    int lo_bits;
+
+    CUZK_HD Fr power(uint64_t e) const { return hi[e >> lo_bits] * lo[e & ((1ull << lo_bits) - 1)]; }
+};
+
+inline int ntt_twiddle_lo_bits(int log_n) { return log_n / 2; }
+
+// hi's entries: 2^(log_n - 1 - L), at least 1 (log_n >= 1).
+inline uint64_t ntt_twiddle_hi_count(int log_n) { return (1ull << (log_n - 1)) >> ntt_twiddle_lo_bits(log_n); }
+
+// Fills lo (2^L entries) and hi (ntt_twiddle_hi_count) for the root w of a 2^log_n domain, log_n >= 1.
+// Host code, shared by the device's tables and the emulation.
+template <class Fr>
+void ntt_twiddle_tables(const Fr& w, int log_n, Fr* lo, Fr* hi) {
+    const int bits = ntt_twiddle_lo_bits(log_n);
+    Fr v = Fr::one();
+    for (uint64_t i = 0; i < (1ull << bits); i++, v = v * w) lo[i] = v;
+    const Fr step = v;  // w^(2^L)
+    v = Fr::one();
+    for (uint64_t i = 0; i < ntt_twiddle_hi_count(log_n); i++, v = v * step) hi[i] = v;
 }
 
 CUZK_HD uint64_t bit_reverse_u64(uint64_t x, int bits) {
@@ -77,25 +107,25 @@ CUZK_HD void ntt_group_load(const Fr* a, Fr* shared, int s0, int k, uint64_t g, 
 
 // Stage j of the group (global stage s0 + j + 1), thread q: one butterfly.
 template <class Fr>
-CUZK_HDI void ntt_group_stage(Fr* shared, const Fr* twiddles, int log_n, int s0, int j, uint64_t g, uint32_t q) {
+CUZK_HDI void ntt_group_stage(Fr* shared, const NttTwiddles<Fr>& tw, int log_n, int s0, int j, uint64_t g, uint32_t q) {
     uint32_t below = q & ((1u << j) - 1);
     uint32_t t = ((q >> j) << (j + 1)) | below;  // bit j of t is 0; its partner is t + 2^j
     uint64_t low = g & ((1ull << s0) - 1);
     int s = s0 + j + 1;
     uint64_t e = (((uint64_t)below << s0) | low) << (log_n - s);  // (i mod 2^(s-1)) * n / 2^s
     Fr x = shared[t];
-    Fr y = shared[t + (1u << j)] * twiddles[e];
+    Fr y = shared[t + (1u << j)] * tw.power(e);
     shared[t] = x + y;
     shared[t + (1u << j)] = x - y;
 }
 
-// The twiddle w^e of the forward transform (a table of w^e, e < n/2), or w^-e of the inverse from
-// the same table: w^-e = w^(n/2) w^(n/2 - e) = -w^(n/2 - e) for 0 < e < n/2.
+// The twiddle w^e of the forward transform (e < n/2), or w^-e of the inverse from the same tables:
+// w^-e = w^(n/2) w^(n/2 - e) = -w^(n/2 - e) for 0 < e < n/2.
 template <class Fr>
-CUZK_HD Fr ntt_twiddle(const Fr* twiddles, int log_n, uint64_t e, bool inverse) {
-    if (!inverse) return twiddles[e];
+CUZK_HD Fr ntt_twiddle(const NttTwiddles<Fr>& tw, int log_n, uint64_t e, bool inverse) {
+    if (!inverse) return tw.power(e);
     if (e == 0) return Fr::one();
-    return -twiddles[(1ull << (log_n - 1)) - e];
+    return -tw.power((1ull << (log_n - 1)) - e);
 }
 
 // The decimation-in-frequency stage (Gentleman-Sande), for natural order in and bit-reversed order
@@ -103,7 +133,7 @@ CUZK_HD Fr ntt_twiddle(const Fr* twiddles, int log_n, uint64_t e, bool inverse) 
 // within a group); the pairs and exponents are those of the stage above, the butterfly is
 // (x, y) -> (x + y, (x - y) w^e).
 template <class Fr>
-CUZK_HDI void ntt_group_stage_dif(Fr* shared, const Fr* twiddles, int log_n, int s0, int j, bool inverse, uint64_t g,
+CUZK_HDI void ntt_group_stage_dif(Fr* shared, const NttTwiddles<Fr>& tw, int log_n, int s0, int j, bool inverse, uint64_t g,
                                   uint32_t q) {
     uint32_t below = q & ((1u << j) - 1);
     uint32_t t = ((q >> j) << (j + 1)) | below;
@@ -113,7 +143,7 @@ CUZK_HDI void ntt_group_stage_dif(Fr* shared, const Fr* twiddles, int log_n, int
     Fr x = shared[t];
     Fr y = shared[t + (1u << j)];
     shared[t] = x + y;
-    shared[t + (1u << j)] = (x - y) * ntt_twiddle(twiddles, log_n, e, inverse);
+    shared[t + (1u << j)] = (x - y) * ntt_twiddle(tw, log_n, e, inverse);
 }
 
 // Between Groth16's inverse transform (DIF: coefficients in bit-reversed order) and the forward

@@ -30,7 +30,7 @@ __global__ void bitrev_kernel(Fr* a, int log_n) {
 // upwards; DIF: stages j downwards, with the inverse's twiddles when inverse.
 template <class Fr>
 __global__ void __launch_bounds__(1 << (gpu::NTT_MAX_GROUP_LOG - 1))
-    group_kernel(Fr* a, const Fr* twiddles, int log_n, int s0, int k, bool dif, bool inverse) {
+    group_kernel(Fr* a, gpu::NttTwiddles<Fr> tw, int log_n, int s0, int k, bool dif, bool inverse) {
     extern __shared__ uint64_t smem[];
     Fr* shared = reinterpret_cast<Fr*>(smem);
     const uint64_t g = blockIdx.x;
@@ -38,8 +38,8 @@ __global__ void __launch_bounds__(1 << (gpu::NTT_MAX_GROUP_LOG - 1))
     gpu::ntt_group_load(a, shared, s0, k, g, q);
     __syncthreads();
     for (int jj = 0; jj < k; jj++) {
-        if (dif) gpu::ntt_group_stage_dif(shared, twiddles, log_n, s0, k - 1 - jj, inverse, g, q);
-        else gpu::ntt_group_stage(shared, twiddles, log_n, s0, jj, g, q);
+        if (dif) gpu::ntt_group_stage_dif(shared, tw, log_n, s0, k - 1 - jj, inverse, g, q);
+        else gpu::ntt_group_stage(shared, tw, log_n, s0, jj, g, q);
         __syncthreads();
     }
     gpu::ntt_group_store(a, shared, s0, k, g, q);
@@ -69,25 +69,28 @@ const cu::KernelStack noted[] = {
     (const void*)&coset_kernel<bn254_fr>, (const void*)&coset_kernel<bls12_381_fr>,
 };
 
-// Twiddle tables on each device, uploaded once per (device, curve, size) and kept.
+// The partial twiddle tables on each device (gpu::NttTwiddles: a few KiB to 192 KiB), made once per
+// (device, curve, size), log_n >= 1, and kept.
 template <class Fr>
-const Fr* device_twiddles(int device, int log_n, unsigned host_threads) {
+gpu::NttTwiddles<Fr> device_twiddles(int device, int log_n) {
     static std::mutex m;
-    static std::map<std::pair<int, int>, Fr*> tables;
+    static std::map<std::pair<int, int>, gpu::NttTwiddles<Fr>> tables;
     std::lock_guard<std::mutex> g(m);
     auto key = std::make_pair(device, log_n);
     auto it = tables.find(key);
     if (it != tables.end()) return it->second;
-    auto dom = ntt_domain<Fr>(log_n, host_threads);
-    size_t count = dom->twiddle.size() ? dom->twiddle.size() : 1;
+    const size_t lo = (size_t)1 << gpu::ntt_twiddle_lo_bits(log_n), hi = gpu::ntt_twiddle_hi_count(log_n);
+    std::vector<Fr> host(lo + hi);
+    gpu::ntt_twiddle_tables(root_of_unity<Fr>(log_n), log_n, host.data(), host.data() + lo);
     void* p = nullptr;
-    check(cudaMalloc(&p, count * sizeof(Fr)), "cudaMalloc(twiddles)");  // kept for the process: not per call
-    check(cudaMemcpy(p, dom->twiddle.data(), dom->twiddle.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(twiddles)");
+    check(cudaMalloc(&p, host.size() * sizeof(Fr)), "cudaMalloc(twiddles)");  // kept for the process: not per call
+    check(cudaMemcpy(p, host.data(), host.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy(twiddles)");
     // a pageable cudaMemcpy may return before its DMA lands, and the callers' streams are
-    // non-blocking (not ordered after the legacy stream): wait before publishing the table
+    // non-blocking (not ordered after the legacy stream): wait before publishing the tables
     check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize(legacy)");
-    tables[key] = static_cast<Fr*>(p);
-    return static_cast<Fr*>(p);
+    gpu::NttTwiddles<Fr> t{static_cast<Fr*>(p), static_cast<Fr*>(p) + lo, gpu::ntt_twiddle_lo_bits(log_n)};
+    tables[key] = t;
+    return t;
 }
 
 // The tables of g^i (low: i < 1024, high: multiples of 1024) for a coset shift, on each device,
@@ -127,7 +130,7 @@ void coset_scale(int device, Fr* a, int log_n, const Fr& g, const Fr& scale, cud
 // The stage-group launches: DIT from the low bits up (bit-reversed in, natural out), or DIF from the
 // top bits down (natural in, bit-reversed out; the inverse's twiddles when inverse).
 template <class Fr>
-void groups_on_stream(cudaStream_t stream, Fr* a, const Fr* tw, int log_n, bool dif, bool inverse) {
+void groups_on_stream(cudaStream_t stream, Fr* a, const gpu::NttTwiddles<Fr>& tw, int log_n, bool dif, bool inverse) {
     const uint64_t n = 1ull << log_n;
     int s0[8], ks[8];
     const int passes = gpu::ntt_passes(log_n, dif, s0, ks);
@@ -143,7 +146,7 @@ void groups_on_stream(cudaStream_t stream, Fr* a, const Fr* tw, int log_n, bool 
 template <class Fr>
 void h_transform_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, unsigned host_threads) {
     const uint64_t n = 1ull << log_n;
-    const Fr* tw = n > 1 ? device_twiddles<Fr>(device, log_n, host_threads) : nullptr;
+    const gpu::NttTwiddles<Fr> tw = n > 1 ? device_twiddles<Fr>(device, log_n) : gpu::NttTwiddles<Fr>{nullptr, nullptr, 0};
     if (n > 1) groups_on_stream(stream, a, tw, log_n, true, true);
     auto t = coset_tables<Fr>(device, log_n, root_of_unity<Fr>(log_n + 1));
     bitrev_coset_kernel<Fr><<<blocks(n, 256), 256, 0, stream>>>(a, n, log_n, t.first, t.second, Fr::from_u64(n).inv());
@@ -158,7 +161,7 @@ void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inver
     const uint64_t n = 1ull << log_n;
     if (!inverse && shift) coset_scale(device, a, log_n, *shift, Fr::one(), stream);
     if (n > 1) {
-        const Fr* tw = device_twiddles<Fr>(device, log_n, host_threads);
+        const gpu::NttTwiddles<Fr> tw = device_twiddles<Fr>(device, log_n);
         bitrev_kernel<Fr><<<blocks(n, 256), 256, 0, stream>>>(a, log_n);
         check_launch("bitrev_kernel");
         groups_on_stream(stream, a, tw, log_n, false, false);

@@ -202,7 +202,7 @@ class GpuEmulationTest {
     void nttKernelsGiveTheCpuBackendsResults(Curve c) {
         Random rnd = new Random(c.ordinal() + 11);
         // stage groups: 11 = 6 + 5, 13 = 7 + 6, 16 = 8 + 8, 21 = 7 + 7 + 7 (one kind only: it is slow here)
-        for (int k : new int[] {0, 1, 2, 9, 10, 11, 13, 16, 21}) {
+        for (int k : new int[] {0, 1, 2, 3, 9, 10, 11, 13, 16, 21}) {
             int n = 1 << k;
             for (NttKind kind : k == 21 ? new NttKind[] {NttKind.INVERSE} : NttKind.values()) {
                 for (BigInteger shift : kind.coset() ? new BigInteger[] {null, BigInteger.valueOf(7)} : new BigInteger[] {null}) {

@@ -36,8 +36,8 @@ import picocli.CommandLine.ParseResult;
 final class GpuBenchCommand implements CliCommand {
     @Override
     public CommandSpec spec() {
-        CommandSpec spec = Specs.command("gpu-bench", "G1 MSMs and NTTs on a GPU timed with CUDA events (inputs on the device); the "
-                + "first size of each is checked against the CPU backend.");
+        CommandSpec spec = Specs.command("gpu-bench", "G1 and G2 MSMs and NTTs on a GPU timed with CUDA events (inputs on the device); "
+                + "the first size of each is checked against the CPU backend.");
         spec.addOption(Specs.converted("--curve", "bn254|bls12-381", Curve.class, new Converters.CurveConverter(), "bls12-381", "the curve"));
         spec.addOption(Specs.list("--msm", "K,K,...", Integer.class, "20,22,24", "MSM sizes as powers of two"));
         spec.addOption(Specs.list("--ntt", "K,K,...", Integer.class, "20,24", "NTT sizes as powers of two"));

@@ -35,7 +35,7 @@ CUZK_API cuzk_status_t cuzk_cuda_groth16_h(int32_t device, void* stream, uint32_
             require(log_n <= (uint32_t)std::min(MAX_NTT_LOG, Fr::Params::TWO_ADICITY - 1), "log_n too large");
             cudaStream_t s = static_cast<cudaStream_t>(stream);
             Fr* v[3] = {static_cast<Fr*>(d_a), static_cast<Fr*>(d_b), static_cast<Fr*>(d_c)};
-            for (Fr* x : v) h_transform_on_stream<Fr>(device, s, x, (int)log_n, 0);
+            for (Fr* x : v) h_transform_on_stream<Fr>(device, s, x, (int)log_n);
             uint64_t n = 1ull << log_n;
             h_kernel<Fr><<<blocks(n, 256), 256, 0, s>>>(v[0], v[1], v[2], n);
             check_launch("h_kernel");

@@ -144,7 +144,7 @@ void groups_on_stream(cudaStream_t stream, Fr* a, const gpu::NttTwiddles<Fr>& tw
 }
 
 template <class Fr>
-void h_transform_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, unsigned host_threads) {
+void h_transform_on_stream(int device, cudaStream_t stream, Fr* a, int log_n) {
     const uint64_t n = 1ull << log_n;
     const gpu::NttTwiddles<Fr> tw = n > 1 ? device_twiddles<Fr>(device, log_n) : gpu::NttTwiddles<Fr>{nullptr, nullptr, 0};
     if (n > 1) groups_on_stream(stream, a, tw, log_n, true, true);
@@ -153,11 +153,11 @@ void h_transform_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, un
     check_launch("bitrev_coset_kernel");
     if (n > 1) groups_on_stream(stream, a, tw, log_n, false, false);
 }
-template void h_transform_on_stream(int, cudaStream_t, bn254_fr*, int, unsigned);
-template void h_transform_on_stream(int, cudaStream_t, bls12_381_fr*, int, unsigned);
+template void h_transform_on_stream(int, cudaStream_t, bn254_fr*, int);
+template void h_transform_on_stream(int, cudaStream_t, bls12_381_fr*, int);
 
 template <class Fr>
-void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inverse, const Fr* shift, unsigned host_threads) {
+void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inverse, const Fr* shift) {
     const uint64_t n = 1ull << log_n;
     if (!inverse && shift) coset_scale(device, a, log_n, *shift, Fr::one(), stream);
     if (n > 1) {
@@ -174,8 +174,8 @@ void ntt_on_stream(int device, cudaStream_t stream, Fr* a, int log_n, bool inver
     }
 }
 
-template void ntt_on_stream(int, cudaStream_t, bn254_fr*, int, bool, const bn254_fr*, unsigned);
-template void ntt_on_stream(int, cudaStream_t, bls12_381_fr*, int, bool, const bls12_381_fr*, unsigned);
+template void ntt_on_stream(int, cudaStream_t, bn254_fr*, int, bool, const bn254_fr*);
+template void ntt_on_stream(int, cudaStream_t, bls12_381_fr*, int, bool, const bls12_381_fr*);
 
 }  // namespace cuzk_ntt_kernels
 
@@ -194,7 +194,7 @@ CUZK_API cuzk_status_t cuzk_cuda_ntt(int32_t device, void* stream, const cuzk_nt
             Fr shift = Fr::from_limbs(Fr::Params::generator());
             if (config->coset && config->coset_shift) std::memcpy(shift.l, config->coset_shift, sizeof(shift.l));
             ntt_on_stream<Fr>(device, static_cast<cudaStream_t>(stream), static_cast<Fr*>(d_data), (int)config->log_n,
-                              config->direction == CUZK_NTT_INVERSE, config->coset ? &shift : nullptr, config->threads);
+                              config->direction == CUZK_NTT_INVERSE, config->coset ? &shift : nullptr);
         });
     });
 }

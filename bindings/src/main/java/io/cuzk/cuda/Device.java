@@ -64,14 +64,6 @@ public final class Device {
     }
 
     /**
-     * Keeps freed stream-ordered allocations in the device's default memory pool instead of
-     * returning them to the driver at every synchronisation, so cudaMallocAsync is served from it.
-     */
-    public void retainPoolMemory() {
-        setPoolRetention(-1L); // UINT64_MAX: everything
-    }
-
-    /**
      * Sets how much freed stream-ordered memory the device's default pool keeps for reuse
      * (cudaMemPoolAttrReleaseThreshold): at a synchronisation, what it holds beyond bytes goes back
      * to the driver. -1 keeps everything.

@@ -141,10 +141,8 @@ public final class CudaBackend extends Backend {
     /** As {@link #open(int)}, with the proofs' G2 MSMs placed as g2 says. */
     public static CudaBackend open(int ordinal, G2Placement g2) {
         Validate.notNull(g2, "g2");
-        long keepMib = Long.getLong("cuzk.cuda.pool-keep-mib", -1);
-        long idleMs = Long.getLong("cuzk.cuda.pool-idle-ms", 10_000);
-        Validate.isTrue(keepMib >= -1, "cuzk.cuda.pool-keep-mib must be a number of MiB, not %d", keepMib);
-        Validate.isTrue(idleMs >= 0, "cuzk.cuda.pool-idle-ms must not be negative, not %d", idleMs);
+        long keepMib = sizeProperty("cuzk.cuda.pool-keep-mib", -1);
+        long idleMs = sizeProperty("cuzk.cuda.pool-idle-ms", 10_000);
         NativeLibrary.cudaLookup();
         Device d = Device.get(ordinal);
         long keep = keepMib >= 0 ? keepMib << 20 : d.properties().totalGlobalMemory() / 4;
@@ -152,6 +150,27 @@ public final class CudaBackend extends Backend {
         CudaBackend b = new CudaBackend(d, Backend.cpu(), g2, keep, Duration.ofMillis(idleMs));
         watch(b, Duration.ofMillis(idleMs));
         return b;
+    }
+
+    /**
+     * A system property that is a whole number of 0 or more, or dflt when unset; one clear message
+     * naming the property when it is anything else (Long.getLong would fall back to dflt silently).
+     */
+    static long sizeProperty(String name, long dflt) {
+        String v = System.getProperty(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 0 || n > (Long.MAX_VALUE >> 20)) {
+            throw new IllegalArgumentException(name + " must be a whole number of 0 or more, not '" + v + "'");
+        }
+        return n;
     }
 
     /** Where this backend runs proofs' G2 MSMs. */

@@ -28,6 +28,7 @@ grep -qE '^bench: .*(CUDA|cuda|device)' "$summary" || fail "gpu-bench (bls12-381
 grep -qE '^bench bn254: .*(CUDA|cuda|device)' "$summary" || fail "gpu-bench (bn254) did not stop at its no-device line"
 grep -qE '^workload: \{' "$summary" || fail "the workload did not report"
 grep -qE '^bench g2: .*(CUDA|cuda|device)' "$summary" || fail "gpu-bench --g2 did not stop at its no-device line"
+grep -qE '^bench shifted: .*(CUDA|cuda|device)' "$summary" || fail "gpu-bench --shifted did not stop at its no-device line"
 listing=$(tar -tzf "$out/results.tar.gz")  # not piped into grep -q: with pipefail, tar's SIGPIPE would fail the test
 grep -q 'proofs/poseidon-bn254/proof.json' <<< "$listing" || fail "results.tar.gz lacks the sample's proof"
 echo "dry run: OK ($proofs proofs verified; the GPU steps stopped at their no-device lines)"

@@ -107,17 +107,28 @@ else
 fi
 save
 
+# notes a benchmark's lines (those matching $2; $3 must be among them) or, if none, why not as "$4: ..."
+bench_lines() {
+  touch "$1"
+  if grep -qE "$3" "$1"; then
+    while read -r line; do note "$line"; done < <(grep -hE "$2" "$1")
+  else
+    note "$4: skipped or failed ($(tail -1 "$1"))"
+  fi
+  save
+}
+
 step "G2 MSM: GPU vs the host's CPU backend (the G2Placement choice)"
 if budget 490; then
   timeout 45 "${CUZK[@]}" gpu-bench --curve bls12-381 --msm 10 --ntt 10 --g2 16,20 > "$logs/bench-g2.txt" 2>&1
 fi
-touch "$logs/bench-g2.txt"
-if grep -qE '^msm-g2' "$logs/bench-g2.txt"; then
-  while read -r line; do note "$line"; done < <(grep -hE '^msm-g2' "$logs/bench-g2.txt")
-else
-  note "bench g2: skipped or failed ($(tail -1 "$logs/bench-g2.txt"))"
+bench_lines "$logs/bench-g2.txt" '^msm-g2' '^msm-g2' "bench g2"
+
+step "G1 MSM over shifted copies of the bases (fixed-base windows, 16- and 20-bit windows)"
+if budget 500; then
+  timeout 80 "${CUZK[@]}" gpu-bench --curve bls12-381 --msm 20,24 --ntt 10 --runs 2 --shifted 16,20 > "$logs/bench-shifted.txt" 2>&1
 fi
-save
+bench_lines "$logs/bench-shifted.txt" '^msm-g1' '^msm-g1-shifted' "bench shifted"
 
 echo
 echo "==== cuzk device check ($(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - started )) s) ===="

@@ -38,7 +38,7 @@ int main(void) {
     FIELD(cuzk_msm_config, scalar_form);
     FIELD(cuzk_msm_config, window_bits);
     FIELD(cuzk_msm_config, threads);
-    FIELD(cuzk_msm_config, flags);
+    FIELD(cuzk_msm_config, copies);
     FIELD(cuzk_msm_config, count);
 
     SIZE(cuzk_ntt_config);

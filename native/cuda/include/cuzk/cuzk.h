@@ -159,7 +159,7 @@ typedef struct cuzk_msm_config {
     uint32_t scalar_form; /* enum cuzk_scalar_form */
     uint32_t window_bits; /* 0 chooses from the size; otherwise 2..20 */
     uint32_t threads;     /* 0 = all hardware threads */
-    uint32_t flags;       /* reserved, 0 */
+    uint32_t copies;      /* blocks of shifted copies the bases hold (see cuzk_msm_plan); 0 or 1: none */
     uint64_t count;       /* number of (base, scalar) pairs; 0 gives infinity */
 } cuzk_msm_config;
 
@@ -288,7 +288,8 @@ CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const 
                                           const void* factor, uint32_t* is_one);
 
 /* ---- kernels ---------------------------------------------------------------------------- */
-/* result (affine) = sum scalars[i] * bases[i]. */
+/* result (affine) = sum scalars[i] * bases[i]. With config->copies > 1 the bases are a table of
+ * shifted copies (below), whose first block the CPU reads: the plain bases. */
 CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases,
                                 const void* scalars, void* result);
 /* In-place NTT of 2^log_n Fr elements (Montgomery form), natural order in and out.
@@ -323,6 +324,18 @@ CUZK_API cuzk_status_t cuzk_groth16_h(const cuzk_h_config* config, void* a, void
 CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const void* bases,
                                         const void* scalars, void* result);
 CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data);
+/* Shifted copies of MSM bases (fixed-base windows), for bases the GPU keeps: with windows of
+ * c = window_bits bits a scalar has W = ceil((bits of r + 1) / c) digits; a table of K = copies
+ * blocks of count points holds block k = 2^(k S c) times block 0 (the bases) for S = ceil(W / K),
+ * so that the GPU MSM (config->copies = K, window_bits = c, the table as bases) sums S rows of
+ * buckets instead of W windows, for K times the bases' memory.
+ * cuzk_msm_plan: for config's curve, group and count and window_bits (0 = the GPU MSM's choice for
+ * count), the most blocks whose table takes at most max_bytes (at least 1, at most W, the fewest
+ * giving the same S), written to config->copies, and the window bits to config->window_bits.
+ * cuzk_emulate_msm_precompute (host, by the kernels' code) and cuzk_cuda_msm_precompute (queued on
+ * the stream) fill blocks 1..K-1 of a table whose block 0 holds the bases; config as planned. */
+CUZK_API cuzk_status_t cuzk_msm_plan(cuzk_msm_config* config, uint64_t max_bytes);
+CUZK_API cuzk_status_t cuzk_emulate_msm_precompute(const cuzk_msm_config* config, void* table);
 /* Groth16's H by the GPU's algorithm (cuzk_cuda_groth16_h: the inverse transforms as DIF, the coset
  * factors at bit-reversed indices, the forward transforms as DIT, no bit-reversal passes); same
  * arguments and results as cuzk_groth16_h. */
@@ -394,6 +407,9 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream,
                                            const cuzk_msm_config* config, const void* d_bases,
                                            const void* d_scalars, cuzk_cuda_msm** handle);
 CUZK_API cuzk_status_t cuzk_cuda_msm_finish(cuzk_cuda_msm* handle, void* result);
+/* Fills blocks 1..config->copies-1 of d_table (block 0: the bases) on the stream; see cuzk_msm_plan. */
+CUZK_API cuzk_status_t cuzk_cuda_msm_precompute(int32_t device, void* stream,
+                                                const cuzk_msm_config* config, void* d_table);
 
 #ifdef __cplusplus
 }

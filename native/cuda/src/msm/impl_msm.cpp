@@ -13,7 +13,7 @@ cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const v
         require(config->scalar_form <= CUZK_SCALAR_MONTGOMERY, "unknown scalar form " + std::to_string(config->scalar_form));
         require(config->window_bits == 0 || (config->window_bits >= 2 && config->window_bits <= 20),
                 "window_bits must be 0 (automatic) or 2..20, not " + std::to_string(config->window_bits));
-        require(config->flags == 0, "flags must be 0");
+        // a table of shifted copies (config->copies > 1) starts with the plain bases: only they are read here
         if (config->count > 0) {
             require_ptr(bases, "bases");  // at any address (see base_array.hpp)
             require_aligned(scalars, "scalars");

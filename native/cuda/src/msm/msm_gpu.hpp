@@ -2,9 +2,10 @@
 // emulation (impl_emulate_msm.cpp), which runs every phase over the whole grid on the CPU so that the
 // algorithm is checked without a GPU.
 //
-// Phases, for n points and W windows of c bits (Booth digits, B = 2^(c-1) buckets per window):
-//   1. digits: one thread per scalar writes, per window, the pair (key, value):
-//      key = w*B + |d|-1 (or W*B for d = 0: sorted last, skipped), value = i | sign << 31;
+// Phases, for n points and W windows of c bits (Booth digits, B = 2^(c-1) buckets per window),
+// summed in S rows of buckets (S = W, or fewer over shifted copies of the bases: see below):
+//   1. digits: one thread per scalar writes, per window w = k*S + t, the pair (key, value):
+//      key = t*B + |d|-1 (or S*B for d = 0: sorted last, skipped), value = k*n + i | sign << 31;
 //   2. sort the W*n pairs by key (CUB radix sort on the device, a stable sort on the host);
 //   3. bounds: one thread per pair marks where each bucket's points start and end;
 //   4. bucket sums, in levels of runs of at most R items, one thread per run (a bucket of a
@@ -12,9 +13,21 @@
 //      bucket takes its single remaining run;
 //   5. windows: sum_j (j+1) B_j per window, in levels of segments of 32 items, one thread per
 //      segment (see MsmLevel);
-//   6. on the host: result = sum_w 2^(w c) window_w (Horner).
+//   6. on the host: result = sum_t 2^(t c) row_t (Horner).
+//
+// Shifted copies (fixed-base windows, for bases resident on the device): a table of K blocks of
+// the n bases, block k = 2^(k S c) times block 0, S = ceil(W / K). Window k*S + t's digit of
+// point i times 2^((k S + t) c) P_i is digit times 2^(t c) of block k's point i, so the W windows
+// fold onto S rows of buckets: the bucket additions stay W*n, the window sums (phase 5) and the
+// Horner steps shrink from W windows to S, and with fewer rows to sum wider windows pay. Without
+// a table K = 1 and S = W. The table is made by msm_shift_body and msm_affine_body, block after
+// block (cuzk_cuda_msm_precompute), K*n points of memory where the plain bases take n.
 #pragma once
+#include <string>
+
 #include "cuzk/curve.hpp"
+#include "cuzk/cuzk.h"
+#include "runtime/errors.hpp"
 
 CUZK_NS_BEGIN
 namespace gpu {
@@ -24,9 +37,10 @@ constexpr uint32_t MSM_NEGATIVE = 0x80000000u;
 struct MsmShape {
     uint64_t n;           // points
     uint32_t c;           // window bits
-    uint32_t windows;     // W
-    uint32_t buckets;     // B = 2^(c-1) per window
-    uint32_t skip_key;    // W * B: the key of zero digits
+    uint32_t windows;     // W: the scalars' digits
+    uint32_t rows;        // S: rows of buckets (W without shifted copies, ceil(W / K) with K)
+    uint32_t buckets;     // B = 2^(c-1) per row
+    uint32_t skip_key;    // S * B: the key of zero digits
     uint32_t run;         // R: items a thread adds in phase 4 (a power of two, 32..1024)
     uint32_t levels;      // phase 4's levels: the least l >= 1 with R^l >= n (a bucket's most points)
 };
@@ -74,12 +88,13 @@ CUZK_HDI void msm_digits_body(const MsmShape& sh, const uint64_t* scalars, bool 
     for (uint32_t w = 0; w < sh.windows; w++) {
         int d = booth_digit(v.l, (int)w, c);
         uint64_t slot = (uint64_t)w * sh.n + i;
+        const uint32_t k = w / sh.rows, t = w - k * sh.rows;  // block k of the bases, row t
         if (d == 0) {
             keys[slot] = sh.skip_key;
             values[slot] = (uint32_t)i;
         } else {
-            keys[slot] = w * sh.buckets + (uint32_t)((d < 0 ? -d : d) - 1);
-            values[slot] = (uint32_t)i | (d < 0 ? MSM_NEGATIVE : 0u);
+            keys[slot] = t * sh.buckets + (uint32_t)((d < 0 ? -d : d) - 1);
+            values[slot] = (uint32_t)(k * sh.n + i) | (d < 0 ? MSM_NEGATIVE : 0u);
         }
     }
 }
@@ -226,33 +241,99 @@ inline uint32_t gpu_window_bits(uint64_t n) {
     return (uint32_t)(c < 8 ? 8 : (c > 16 ? 16 : c));
 }
 
-// The shape for n points and windows of c bits. R is about twice the mean bucket length (so that
-// evenly filled buckets take one run), at least 32 and at most 1,024 points per thread.
-inline MsmShape msm_shape(uint64_t n, int bits, uint32_t c) {
+// The Booth digits of a scalar of `bits` bits in windows of c bits.
+inline uint32_t msm_windows(int bits, uint32_t c) { return (uint32_t)((bits + 1 + (int)c - 1) / (int)c); }
+
+// Rows of buckets over a table of `copies` blocks (0 or 1: the plain bases): S = ceil(W / K).
+inline uint32_t msm_rows(uint32_t windows, uint32_t copies) {
+    return copies <= 1 ? windows : (windows + copies - 1) / copies;
+}
+
+// The blocks a table needs for W windows in S rows: ceil(W / S) (K = 5 of W = 16 gives S = 4, so 4).
+inline uint32_t msm_blocks(uint32_t windows, uint32_t rows) { return (windows + rows - 1) / rows; }
+
+// The shape for n points and windows of c bits, over a table of `copies` blocks. R is about twice
+// the mean bucket length (so that evenly filled buckets take one run), at least 32 and at most
+// 1,024 points per thread.
+inline MsmShape msm_shape(uint64_t n, int bits, uint32_t c, uint32_t copies = 1) {
     MsmShape sh;
     sh.n = n;
     sh.c = c;
-    sh.windows = (uint32_t)((bits + 1 + (int)c - 1) / (int)c);
+    sh.windows = msm_windows(bits, c);
+    sh.rows = msm_rows(sh.windows, copies);
     sh.buckets = 1u << (c - 1);
-    sh.skip_key = sh.windows * sh.buckets;
-    const uint64_t mean = n / sh.buckets;
+    sh.skip_key = sh.rows * sh.buckets;
+    const uint64_t folds = msm_blocks(sh.windows, sh.rows);  // windows per row
+    const uint64_t mean = n * folds / sh.buckets;
     sh.run = 32;
     while (sh.run < 1024 && sh.run < 2 * mean) sh.run <<= 1;
-    sh.levels = 1;
-    for (uint64_t reach = sh.run; reach < n; reach *= sh.run) sh.levels++;
+    sh.levels = 1;  // a bucket holds at most folds * n points
+    for (uint64_t reach = sh.run; reach < n * folds; reach *= sh.run) sh.levels++;
     return sh;
 }
 
 // An upper bound of the runs level `level` makes: a bucket of k items has ceil(k / R) <= k / R + 1
 // runs, so a level over m items in nb buckets makes at most m / R + nb.
 inline uint64_t msm_level_runs(const MsmShape& sh, uint32_t level) {
-    const uint64_t nb = (uint64_t)sh.windows * sh.buckets;
+    const uint64_t nb = (uint64_t)sh.rows * sh.buckets;
     uint64_t items = (uint64_t)sh.windows * sh.n;
     for (uint32_t l = 0;; l++) {
         uint64_t runs = items / sh.run + nb;
         if (runs > items) runs = items;  // never more runs than items
         if (l == level) return runs;
         items = runs;
+    }
+}
+
+// A config's table of shifted copies, checked (host): 0 or 1 (none), or 2 up to the windows of its
+// window_bits, which must then be given (the table was made for them); block indices must fit the
+// 31 bits of a sorted pair's value.
+inline void require_copies(const cuzk_msm_config& cfg, int bits) {
+    if (cfg.copies <= 1) return;
+    require(cfg.window_bits != 0, "a table of " + std::to_string(cfg.copies) + " copies needs the window_bits it was made for");
+    const uint32_t w = msm_windows(bits, cfg.window_bits);
+    require(cfg.copies <= w, "copies must be at most the " + std::to_string(w) + " windows of " + std::to_string(cfg.window_bits) +
+                                 " bits, not " + std::to_string(cfg.copies));
+    require((uint64_t)cfg.copies * cfg.count < (1ull << 31), "a table of copies x count points must hold fewer than 2^31 points");
+}
+
+// The table of shifted copies, block k (k >= 1) from block k - 1, in two steps over the points,
+// so that each point costs S*c doublings and a share of one inversion:
+// 1. thread i: prev[i] doubled `doublings` (S*c) times, in XYZZ.
+template <class G>
+CUZK_HDI void msm_shift_body(uint32_t doublings, const Affine<G>* prev, XYZZ<G>* shifted, uint64_t i) {
+    XYZZ<G> p = XYZZ<G>::from_affine(prev[i]);
+    for (uint32_t d = 0; d < doublings; d++) p = p.dbl();
+    shifted[i] = p;
+}
+
+// 2. thread t: points [t*MSM_AFFINE_BATCH, ...) of n made affine with one inversion (Montgomery's
+// trick over their zzz; points at infinity are left out of the product). The running products are
+// kept in out[j].x until out[j] is written, walking back.
+constexpr uint32_t MSM_AFFINE_BATCH = 32;
+
+template <class G>
+CUZK_HDI void msm_affine_body(const XYZZ<G>* in, uint64_t n, Affine<G>* out, uint64_t t) {
+    using F = typename G::F;
+    const uint64_t lo = t * MSM_AFFINE_BATCH;
+    if (lo >= n) return;
+    const uint64_t hi = n - lo < MSM_AFFINE_BATCH ? n : lo + MSM_AFFINE_BATCH;
+    F acc = F::one();
+    for (uint64_t j = lo; j < hi; j++) {
+        if (!in[j].is_inf()) acc = acc * in[j].zzz;
+        out[j].x = acc;  // the product over [lo, j]
+    }
+    F inv = acc.inv();  // 1 / (the product over [lo, j]) as j walks back
+    for (uint64_t j = hi; j-- > lo;) {
+        const XYZZ<G> p = in[j];
+        if (p.is_inf()) {
+            out[j] = Affine<G>::infinity();
+            continue;
+        }
+        const F before = j > lo ? out[j - 1].x : F::one();
+        const F zzz_inv = inv * before;
+        inv = inv * p.zzz;
+        out[j] = p.to_affine_with(zzz_inv);
     }
 }
 

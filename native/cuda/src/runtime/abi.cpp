@@ -220,6 +220,14 @@ CUZK_API cuzk_status_t cuzk_emulate_msm(const cuzk_msm_config* config, const voi
     return cuzk::devmodel::impl_emulate_msm(config, bases, scalars, result);
 }
 
+CUZK_API cuzk_status_t cuzk_emulate_msm_precompute(const cuzk_msm_config* config, void* table) {
+    return cuzk::devmodel::impl_emulate_msm_precompute(config, table);
+}
+
+CUZK_API cuzk_status_t cuzk_msm_plan(cuzk_msm_config* config, uint64_t max_bytes) {
+    return cuzk::devmodel::impl_msm_plan(config, max_bytes);
+}
+
 CUZK_API cuzk_status_t cuzk_emulate_ntt(const cuzk_ntt_config* config, void* data) {
     return cuzk::devmodel::impl_emulate_ntt(config, data);
 }

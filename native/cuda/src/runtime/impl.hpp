@@ -19,6 +19,8 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
                                  cuzk_check_result* result);
 cuzk_status_t impl_points_encode(const cuzk_codec_config* config, const void* src, void* dst);
 cuzk_status_t impl_emulate_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
+cuzk_status_t impl_emulate_msm_precompute(const cuzk_msm_config* config, void* table);
+cuzk_status_t impl_msm_plan(cuzk_msm_config* config, uint64_t max_bytes);
 cuzk_status_t impl_emulate_ntt(const cuzk_ntt_config* config, void* data);
 cuzk_status_t impl_emulate_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, void* a, void* b, void* c);

@@ -3,6 +3,8 @@
 // reads the window sums back and combines them on the host. The per-thread code is
 // msm/msm_gpu.hpp, which the host emulation runs too, for both groups. Whether a proof's G2 MSM
 // runs here or on CPU threads overlapped with the GPU is the Java backend's choice (docs/gpu.md).
+// cuzk_cuda_msm_precompute makes the tables of shifted copies the MSM can run over instead of the
+// plain bases (fixed-base windows; see msm_gpu.hpp).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -68,6 +70,18 @@ __global__ void bucket_gather_kernel(const XYZZ<G>* runs, const uint32_t* offset
 }
 
 template <class G>
+__global__ void shift_kernel(uint32_t doublings, const Affine<G>* prev, XYZZ<G>* shifted, uint64_t n) {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) gpu::msm_shift_body<G>(doublings, prev, shifted, i);
+}
+
+template <class G>
+__global__ void affine_kernel(const XYZZ<G>* in, uint64_t n, Affine<G>* out) {
+    uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t * gpu::MSM_AFFINE_BATCH < n) gpu::msm_affine_body<G>(in, n, out, t);
+}
+
+template <class G>
 __global__ void window_level_kernel(gpu::MsmLevel lv, const XYZZ<G>* x, const XYZZ<G>* a, XYZZ<G>* x_out, XYZZ<G>* a_out,
                                     uint64_t grid) {
     uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -85,6 +99,8 @@ const cu::KernelStack noted[] = {
     (const void*)&sum_run_kernel<bn254_g2>,           (const void*)&sum_run_kernel<bls12_381_g2>,
     (const void*)&window_level_kernel<bn254_g2>,      (const void*)&window_level_kernel<bls12_381_g2>,
     (const void*)&bucket_gather_kernel<bls12_381_g2>,
+    (const void*)&affine_kernel<bls12_381_g1>,        (const void*)&affine_kernel<bls12_381_g2>,
+    (const void*)&shift_kernel<bls12_381_g2>,
 };
 
 int bit_width(uint64_t v) {
@@ -124,7 +140,7 @@ void start(cuzk_cuda_msm& h, cudaStream_t s, const cuzk_msm_config& cfg, const v
     const gpu::MsmShape sh = h.shape;
     const uint64_t pairs = (uint64_t)sh.windows * sh.n;
     require(pairs < (1ull << 31), "the GPU MSM sorts fewer than 2^31 (window, point) pairs");
-    const uint64_t nb = (uint64_t)sh.windows * sh.buckets;
+    const uint64_t nb = (uint64_t)sh.rows * sh.buckets;
     require(gpu::msm_level_runs(sh, 0) + nb < (1ull << 32), "the GPU MSM's runs must be counted in 32 bits");
     // The pairs, sorted in place between two buffers each (CUB's DoubleBuffer form: its temporary
     // storage is then a few MiB, not a third copy of the pairs as the plain form's is).
@@ -186,13 +202,13 @@ void start(cuzk_cuda_msm& h, cudaStream_t s, const cuzk_msm_config& cfg, const v
     // Window sums in levels of segments; the last level writes each window's sum to x[w].
     gpu::MsmLevel levels[32];
     const int nl = gpu::msm_window_levels(sh.buckets, levels);
-    const uint64_t first_grid = (uint64_t)sh.windows * (levels[0].items / levels[0].segment);
+    const uint64_t first_grid = (uint64_t)sh.rows * (levels[0].items / levels[0].segment);
     PoolBuffer<P> xs[2] = {PoolBuffer<P>(first_grid, s), PoolBuffer<P>(first_grid, s)};
     PoolBuffer<P> as[2] = {PoolBuffer<P>(first_grid, s), PoolBuffer<P>(first_grid, s)};
     const P* x = sums.ptr;
     const P* a = nullptr;
     for (int l = 0; l < nl; l++) {
-        const uint64_t grid = (uint64_t)sh.windows * (levels[l].items / levels[l].segment);
+        const uint64_t grid = (uint64_t)sh.rows * (levels[l].items / levels[l].segment);
         window_level_kernel<G><<<blocks(grid, 64), 64, 0, s>>>(levels[l], x, a, xs[l & 1].ptr, as[l & 1].ptr, grid);
         check_launch("window_level_kernel");
         x = xs[l & 1].ptr;
@@ -200,7 +216,7 @@ void start(cuzk_cuda_msm& h, cudaStream_t s, const cuzk_msm_config& cfg, const v
     }
     const P* window = x;
     check(cudaEventCreateWithFlags(&h.done, cudaEventDisableTiming | cudaEventBlockingSync), "cudaEventCreateWithFlags");
-    h.window_bytes = sh.windows * sizeof(P);
+    h.window_bytes = sh.rows * sizeof(P);
     h.windows = take_pinned(h.window_bytes);
     check(cudaMemcpyAsync(h.windows, window, h.window_bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync(window sums)");
     check(cudaEventRecord(h.done, s), "cudaEventRecord");
@@ -213,7 +229,7 @@ void finish(cuzk_cuda_msm& h, void* result) {
     check(cudaEventSynchronize(h.done), "cudaEventSynchronize");
     const P* window = static_cast<const P*>(h.windows);
     P acc = P::infinity();
-    for (uint32_t w = h.shape.windows; w-- > 0;) {
+    for (uint32_t w = h.shape.rows; w-- > 0;) {
         for (uint32_t i = 0; i < h.shape.c; i++) acc = acc.dbl();
         acc.add(window[w]);
     }
@@ -225,6 +241,25 @@ void release(cuzk_cuda_msm* h) {
     if (h->done) cudaEventDestroy(h->done);
     if (h->windows) give_pinned(h->windows, h->window_bytes);
     delete h;
+}
+
+// Blocks 1..K-1 of a table whose block 0 holds the bases, each from the one before, in chunks of
+// points so that the XYZZ scratch stays within 2^20 points whatever n is.
+template <class G>
+void precompute(cudaStream_t s, const gpu::MsmShape& sh, uint32_t blocks_needed, Affine<G>* table) {
+    const uint64_t n = sh.n;
+    const uint64_t chunk = n < (1ull << 20) ? n : (1ull << 20);
+    PoolBuffer<XYZZ<G>> shifted(chunk, s);
+    for (uint32_t k = 1; k < blocks_needed; k++) {
+        for (uint64_t lo = 0; lo < n; lo += chunk) {
+            const uint64_t len = n - lo < chunk ? n - lo : chunk;
+            shift_kernel<G><<<blocks(len, 128), 128, 0, s>>>(sh.rows * sh.c, table + (k - 1) * n + lo, shifted.ptr, len);
+            check_launch("shift_kernel");
+            const uint64_t batches = (len + gpu::MSM_AFFINE_BATCH - 1) / gpu::MSM_AFFINE_BATCH;
+            affine_kernel<G><<<blocks(batches, 64), 64, 0, s>>>(shifted.ptr, len, table + k * n + lo);
+            check_launch("affine_kernel");
+        }
+    }
 }
 
 }  // namespace cuzk_msm_kernels
@@ -252,7 +287,8 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream, const c
                 using G = typename decltype(tag)::type;
                 uint64_t n = config->count ? config->count : 1;
                 uint32_t c = config->window_bits ? config->window_bits : gpu::gpu_window_bits(n);
-                h->shape = gpu::msm_shape(config->count, G::Fr::Params::BITS, c);
+                gpu::require_copies(*config, G::Fr::Params::BITS);
+                h->shape = gpu::msm_shape(config->count, G::Fr::Params::BITS, c, config->copies);
                 if (config->count == 0) {
                     h->windows = nullptr;
                     check(cudaEventCreateWithFlags(&h->done, cudaEventDisableTiming), "cudaEventCreateWithFlags");
@@ -270,6 +306,22 @@ CUZK_API cuzk_status_t cuzk_cuda_msm_start(int32_t device, void* stream, const c
             throw;
         }
         *out = h;
+    });
+}
+
+CUZK_API cuzk_status_t cuzk_cuda_msm_precompute(int32_t device, void* stream, const cuzk_msm_config* config, void* d_table) {
+    return guarded("cuzk_cuda_msm_precompute", [&] {
+        require(config != nullptr, "config must not be null");
+        require(config->count == 0 || d_table != nullptr, "the table must not be null");
+        require(config->count < (1ull << 31), "the GPU MSM takes fewer than 2^31 points");
+        with_group(config->curve, config->group, [&](auto tag) {
+            using G = typename decltype(tag)::type;
+            gpu::require_copies(*config, G::Fr::Params::BITS);
+            if (config->count == 0 || config->copies <= 1) return;
+            cuzk::cu::use_device(device);
+            const gpu::MsmShape sh = gpu::msm_shape(config->count, G::Fr::Params::BITS, config->window_bits, config->copies);
+            precompute<G>(static_cast<cudaStream_t>(stream), sh, gpu::msm_blocks(sh.windows, sh.rows), static_cast<Affine<G>*>(d_table));
+        });
     });
 }
 

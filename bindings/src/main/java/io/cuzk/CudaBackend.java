@@ -58,16 +58,20 @@ public final class CudaBackend extends Backend {
     /** The device's work, for giving its pooled memory back once it has been idle (see {@link #open}). */
     private final IdleWatch idle;
     private final long poolKeepBytes;
+    /** Device memory a resident key's G1 point sets may take beyond the points themselves, for shifted copies. */
+    private final long precomputeBytes;
 
     /** The one thread that checks every CUDA backend for idle pooled memory; it holds none of them alive. */
     private static final ScheduledExecutorService TRIMMER = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("cuzk-cuda-pool-trim").factory());
 
-    private CudaBackend(Device device, Backend cpu, G2Placement g2Placement, long poolKeepBytes, Duration poolIdle) {
+    private CudaBackend(Device device, Backend cpu, G2Placement g2Placement, long poolKeepBytes, Duration poolIdle,
+            long precomputeBytes) {
         this.device = device;
         this.cpu = cpu;
         this.g2Placement = Validate.notNull(g2Placement, "g2Placement");
         this.poolKeepBytes = poolKeepBytes;
+        this.precomputeBytes = precomputeBytes;
         this.idle = new IdleWatch(poolIdle.toNanos(), System.nanoTime());
         this.name = "cuda:" + device.ordinal() + " (" + device.properties().name() + ")";
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
@@ -132,7 +136,9 @@ public final class CudaBackend extends Backend {
      * quarter of the device's memory) and gives the rest back at each synchronisation; once the
      * device has done nothing for {@code cuzk.cuda.pool-idle-ms} (default 10,000; 0 never), a
      * background thread gives all of the pool's free memory and the idle pinned staging chunks back.
-     * The proofs' G2 MSMs are placed by {@code cuzk.cuda.g2} ({@link G2Placement}).
+     * The proofs' G2 MSMs are placed by {@code cuzk.cuda.g2} ({@link G2Placement}); resident keys
+     * get shifted copies of their G1 points within {@code cuzk.cuda.precompute-mib} per key (default
+     * 0: none; see {@link #open(int, G2Placement, long)}).
      */
     public static CudaBackend open(int ordinal) {
         return open(ordinal, G2Placement.fromProperty());
@@ -140,14 +146,26 @@ public final class CudaBackend extends Backend {
 
     /** As {@link #open(int)}, with the proofs' G2 MSMs placed as g2 says. */
     public static CudaBackend open(int ordinal, G2Placement g2) {
+        return open(ordinal, g2, sizeProperty("cuzk.cuda.precompute-mib", 0) << 20);
+    }
+
+    /**
+     * As {@link #open(int, G2Placement)}; each key made resident ({@link #resident}) may take up to
+     * precomputeBytes of device memory beyond its points for tables of shifted copies of its four
+     * G1 point sets ({@link BaseCopies}; shared in proportion to their sizes, each table as large as
+     * its share allows, none where a share is under one more copy), built on the device when the
+     * key is made resident. 0: the plain points.
+     */
+    public static CudaBackend open(int ordinal, G2Placement g2, long precomputeBytes) {
         Validate.notNull(g2, "g2");
+        Validate.isTrue(precomputeBytes >= 0, "precomputeBytes must not be negative");
         long keepMib = sizeProperty("cuzk.cuda.pool-keep-mib", -1);
         long idleMs = sizeProperty("cuzk.cuda.pool-idle-ms", 10_000);
         NativeLibrary.cudaLookup();
         Device d = Device.get(ordinal);
         long keep = keepMib >= 0 ? keepMib << 20 : d.properties().totalGlobalMemory() / 4;
         d.setPoolRetention(keep);
-        CudaBackend b = new CudaBackend(d, Backend.cpu(), g2, keep, Duration.ofMillis(idleMs));
+        CudaBackend b = new CudaBackend(d, Backend.cpu(), g2, keep, Duration.ofMillis(idleMs), precomputeBytes);
         watch(b, Duration.ofMillis(idleMs));
         return b;
     }
@@ -171,6 +189,18 @@ public final class CudaBackend extends Backend {
             throw new IllegalArgumentException(name + " must be a whole number of 0 or more, not '" + v + "'");
         }
         return n;
+    }
+
+    /** Device memory a resident key may take beyond its points for shifted copies of its G1 point sets. */
+    public long precomputeBytes() {
+        return precomputeBytes;
+    }
+
+    /** The tables of shifted copies of a resident key's G1 point sets A, B1, C and H ({@link BaseCopies#NONE} for plain points). */
+    public List<BaseCopies> baseCopies(Resident bases) {
+        Validate.isTrue(bases.backend() == this, "the key's points were made resident for %s", bases.backend().name());
+        DevicePoints r = (DevicePoints) bases.device();
+        return List.of(r.a.copies(), r.b1.copies(), r.c.copies(), r.h.copies());
     }
 
     /** Where this backend runs proofs' G2 MSMs. */
@@ -252,25 +282,52 @@ public final class CudaBackend extends Backend {
     /** As {@link #startMsmAt(Stream, Curve, DeviceBuffer, DeviceBuffer, long, long, ScalarForm)}, in the given group. */
     public PendingMsm startMsmAt(Stream stream, Curve curve, Group group, DeviceBuffer bases, DeviceBuffer scalars, long scalarOffset,
             long n, ScalarForm form) {
+        return startMsmAt(stream, curve, group, bases, BaseCopies.NONE, scalars, scalarOffset, n, form);
+    }
+
+    /**
+     * As {@link #startMsmAt(Stream, Curve, Group, DeviceBuffer, DeviceBuffer, long, long, ScalarForm)},
+     * over a table of shifted copies of n bases ({@link #precompute}): the MSM sums the table's rows
+     * of buckets in windows of the width the table was made for.
+     */
+    public PendingMsm startMsmAt(Stream stream, Curve curve, Group group, DeviceBuffer bases, BaseCopies copies, DeviceBuffer scalars,
+            long scalarOffset, long n, ScalarForm form) {
         Validate.notNull(stream, "stream");
         Validate.notNull(curve, "curve");
         Validate.notNull(group, "group");
+        Validate.notNull(copies, "copies");
         Validate.notNull(form, "form");
         Validate.isTrue(n >= 0 && scalarOffset >= 0, "negative size or offset");
-        Validate.isTrue(n <= bases.byteSize() / curve.pointBytes(group)
+        Validate.isTrue(n <= bases.byteSize() / ((long) copies.copies() * curve.pointBytes(group))
                 && n <= (scalars.byteSize() - Math.min(scalars.byteSize(), scalarOffset)) / Curve.SCALAR_BYTES,
-                "the device buffers are smaller than %d points and scalars", n);
+                "the device buffers are smaller than %d copies of %d points and %d scalars", copies.copies(), n, n);
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment cfg = cuzk_msm_config.allocate(a);
-            cuzk_msm_config.curve(cfg, curve.id());
-            cuzk_msm_config.group(cfg, group.id());
+            MemorySegment cfg = BaseCopies.config(a, curve, group, n, copies);
             cuzk_msm_config.scalar_form(cfg, form.id());
-            cuzk_msm_config.count(cfg, n);
             MemorySegment out = a.allocate(ValueLayout.ADDRESS);
             MemorySegment d = MemorySegment.ofAddress(scalars.pointer().address() + scalarOffset);
             CudaChecked.check(cuzk_cuda_h.cuzk_cuda_msm_start(device.ordinal(), stream.handle(), cfg, bases.pointer(), d, out),
                     "cuzk_cuda_msm_start");
             return new PendingMsm(out.get(ValueLayout.ADDRESS, 0), curve, group);
+        }
+    }
+
+    /**
+     * Queues the making of a table of shifted copies of n bases on the stream: table holds
+     * copies.copies() blocks of n points, the first one the bases (the caller's), and the kernels
+     * fill the others ({@link BaseCopies}); returns at once.
+     */
+    public void precompute(Stream stream, Curve curve, Group group, DeviceBuffer table, long n, BaseCopies copies) {
+        Validate.notNull(stream, "stream");
+        Validate.notNull(curve, "curve");
+        Validate.notNull(group, "group");
+        Validate.notNull(copies, "copies");
+        Validate.isTrue(n >= 0, "negative size");
+        Validate.isTrue(table.byteSize() >= copies.tableBytes(curve, group, n), "the device buffer is smaller than %d copies of %d points",
+                copies.copies(), n);
+        try (Arena a = Arena.ofConfined()) {
+            CudaChecked.check(cuzk_cuda_h.cuzk_cuda_msm_precompute(device.ordinal(), stream.handle(),
+                    BaseCopies.config(a, curve, group, n, copies), table.pointer()), "cuzk_cuda_msm_precompute");
         }
     }
 
@@ -397,13 +454,13 @@ public final class CudaBackend extends Backend {
      * to the device (at once under {@link G2Placement#GPU}, when the rule moves them under AUTO).
      */
     private final class DevicePoints implements AutoCloseable {
-        final DeviceBuffer a, b1, c, h;
+        final Table a, b1, c, h;
         final G2Placement.Rule rule;
         private final PointVector hostB2;
         private DeviceBuffer b2;
         private boolean closed;
 
-        DevicePoints(List<DeviceBuffer> g1, PointVector hostB2) {
+        DevicePoints(List<Table> g1, PointVector hostB2) {
             this.a = g1.get(0);
             this.b1 = g1.get(1);
             this.c = g1.get(2);
@@ -424,26 +481,48 @@ public final class CudaBackend extends Backend {
         @Override
         public synchronized void close() {
             closed = true;
-            a.close();
-            b1.close();
-            c.close();
-            h.close();
+            a.buffer().close();
+            b1.buffer().close();
+            c.buffer().close();
+            h.buffer().close();
             if (b2 != null) {
                 b2.close();
             }
         }
     }
 
+    /**
+     * A point set on the device: its n points, or a table of shifted copies of them (the points
+     * first). An MSM over the set's n points runs over the table; one over fewer of them (a prefix)
+     * over the plain points, which the table begins with.
+     */
+    private record Table(DeviceBuffer buffer, BaseCopies copies, long n) {
+        BaseCopies copiesFor(long count) {
+            return count == n ? copies : BaseCopies.NONE;
+        }
+    }
+
     /** One point set on the device, copied synchronously through a staging set. */
     private DeviceBuffer upload(PointVector v) {
+        return upload(v, BaseCopies.NONE).buffer();
+    }
+
+    /**
+     * One point set on the device as a table of the given copies: the points copied synchronously
+     * through a staging set, then the copies made by the device.
+     */
+    private Table upload(PointVector v, BaseCopies copies) {
         return staged(st -> {
-            DeviceBuffer d = DeviceBuffer.allocateSync(device, Math.max(1, v.segment().byteSize()));
+            DeviceBuffer d = DeviceBuffer.allocateSync(device, Math.max(1, copies.tableBytes(v.curve(), v.group(), v.size())));
             try (Stream s = Stream.create(device)) {
                 if (v.segment().byteSize() > 0) {
                     st.upload(v.segment(), d, 0, s); // a key read or mapped from its file: pageable
                 }
+                if (copies.shifted()) {
+                    precompute(s, v.curve(), v.group(), d, v.size(), copies);
+                }
                 s.synchronize();
-                return d;
+                return new Table(d, copies, v.size());
             } catch (RuntimeException e) {
                 d.close();
                 throw e;
@@ -452,15 +531,41 @@ public final class CudaBackend extends Backend {
     }
 
     /**
-     * Uploads A, B1, C and H, and B2 where G2 MSMs go to the device from the start (synchronously:
-     * the caller holds no lock a proof waits on).
+     * The copies for each of a key's G1 point sets within precomputeBytes: each set's share of the
+     * bytes in proportion to its size, each table as large as its points plus its share allow.
+     */
+    static List<BaseCopies> planCopies(List<PointVector> sets, long precomputeBytes) {
+        List<BaseCopies> plans = new ArrayList<>();
+        long total = 0;
+        for (PointVector v : sets) {
+            total += v.segment().byteSize();
+        }
+        for (PointVector v : sets) {
+            long bytes = v.segment().byteSize();
+            if (precomputeBytes == 0 || bytes == 0) {
+                plans.add(BaseCopies.NONE);
+                continue;
+            }
+            long share = BigInteger.valueOf(precomputeBytes).multiply(BigInteger.valueOf(bytes)).divide(BigInteger.valueOf(total)).longValue();
+            BaseCopies plan = BaseCopies.plan(v.curve(), v.group(), v.size(), 0, bytes + share);
+            plans.add(plan.shifted() ? plan : BaseCopies.NONE);
+        }
+        return plans;
+    }
+
+    /**
+     * Uploads A, B1, C and H (as tables of shifted copies where {@link #precomputeBytes()} allows),
+     * and B2 where G2 MSMs go to the device from the start (synchronously: the caller holds no lock
+     * a proof waits on).
      */
     @Override
     Resident residentChecked(Groth16Bases g) {
-        List<DeviceBuffer> done = new ArrayList<>();
+        List<Table> done = new ArrayList<>();
         try {
-            for (PointVector v : new PointVector[] {g.a(), g.b1(), g.c(), g.h()}) {
-                done.add(upload(v));
+            List<PointVector> sets = List.of(g.a(), g.b1(), g.c(), g.h());
+            List<BaseCopies> plans = planCopies(sets, precomputeBytes);
+            for (int i = 0; i < sets.size(); i++) {
+                done.add(upload(sets.get(i), plans.get(i)));
             }
             DevicePoints points = new DevicePoints(done, g.b2());
             done.clear();
@@ -474,7 +579,7 @@ public final class CudaBackend extends Backend {
             }
             return new Resident(this, g, points);
         } catch (RuntimeException e) {
-            done.forEach(DeviceBuffer::close);
+            done.forEach(t -> t.buffer().close());
             throw e;
         }
     }
@@ -537,11 +642,10 @@ public final class CudaBackend extends Backend {
                     b2 = CompletableFuture.supplyAsync(() -> cpu.msm(g.b2(), in.witness()), g2);
                 }
                 long nVars = g.nVars();
-                started.add(startMsm(stream, curve, r.a, dw, nVars, ScalarForm.CANONICAL));
-                started.add(startMsm(stream, curve, r.b1, dw, nVars, ScalarForm.CANONICAL));
-                started.add(startMsmAt(stream, curve, r.c, dw, (g.nPublic() + 1L) * Curve.SCALAR_BYTES, g.c().size(),
-                        ScalarForm.CANONICAL));
-                started.add(startMsm(stream, curve, r.h, da, n, ScalarForm.MONTGOMERY));
+                started.add(msm(r.a, dw, 0, nVars, ScalarForm.CANONICAL, curve));
+                started.add(msm(r.b1, dw, 0, nVars, ScalarForm.CANONICAL, curve));
+                started.add(msm(r.c, dw, (g.nPublic() + 1L) * Curve.SCALAR_BYTES, g.c().size(), ScalarForm.CANONICAL, curve));
+                started.add(msm(r.h, da, 0, n, ScalarForm.MONTGOMERY, curve));
                 if (g2OnGpu) {
                     started.add(startMsm(stream, curve, Group.G2, db2, dw, g.b2().size(), ScalarForm.CANONICAL));
                 }
@@ -570,6 +674,11 @@ public final class CudaBackend extends Backend {
                 // stream-ordered frees: they take effect after whatever was queued above
                 buffers.forEach(DeviceBuffer::close);
             }
+        }
+
+        /** A G1 MSM over count of the set's points on this lane's stream, over its table where it has one. */
+        private PendingMsm msm(Table t, DeviceBuffer scalars, long offset, long count, ScalarForm form, Curve curve) {
+            return startMsmAt(stream, curve, Group.G1, t.buffer(), t.copiesFor(count), scalars, offset, count, form);
         }
 
         @Override

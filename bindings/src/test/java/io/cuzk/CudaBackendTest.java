@@ -100,6 +100,52 @@ class CudaBackendTest {
                         assertEquals(expected, gpu.groth16(r, inputs(a, witness, abc)), c + " G2 on " + place);
                     }
                 }
+                // the key's G1 point sets as tables of shifted copies (room for 8 more copies of each)
+                long room = 8L * (2L * vars + (vars - pub - 1) + n) * c.pointBytes(Group.G1);
+                CudaBackend shifted = CudaBackend.open(0, G2Placement.CPU, room);
+                try (Backend.Resident r = shifted.resident(g)) {
+                    for (BaseCopies copies : shifted.baseCopies(r)) {
+                        assertTrue(copies.shifted(), c + " " + copies);
+                    }
+                    assertEquals(expected, shifted.groth16(r, inputs(a, witness, abc)), c + " over shifted copies");
+                }
+            }
+        }
+    }
+
+    /**
+     * Tables of shifted copies made on the device equal the host emulation's byte for byte (the PTX
+     * against the kernels' code), and MSMs over them equal the CPU backend's over the plain points:
+     * both groups and curves, one block per window and three blocks of 13-bit windows.
+     */
+    @Test
+    void shiftedCopiesMatchTheEmulationAndTheCpu() {
+        CudaBackend gpu = CudaBackend.open(0, G2Placement.GPU);
+        Random rnd = new Random(13);
+        for (Curve c : Curve.values()) {
+            for (Group g : Group.values()) {
+                int n = g == Group.G1 ? 1 << 12 : 1 << 10;
+                try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
+                    PointVector p = GpuEmulationTest.points(a, c, g, n, rnd);
+                    ScalarVector w = GpuEmulationTest.witnessLike(a, c, n, rnd);
+                    for (BaseCopies copies : new BaseCopies[] {BaseCopies.plan(c, g, n, 0, Long.MAX_VALUE),
+                            BaseCopies.plan(c, g, n, 13, 3L * n * c.pointBytes(g))}) {
+                        long bytes = copies.tableBytes(c, g, n);
+                        MemorySegment expected = GpuEmulationTest.emulatedTable(a, p, copies);
+                        MemorySegment back = a.allocate(bytes, 8);
+                        try (DeviceBuffer table = DeviceBuffer.allocate(s, bytes); DeviceBuffer ds = DeviceBuffer.allocate(s, w.segment().byteSize())) {
+                            table.copyFrom(p.segment(), 0, s);
+                            gpu.precompute(s, c, g, table, n, copies);
+                            table.copyTo(back, 0, s);
+                            ds.copyFrom(w.segment(), 0, s);
+                            s.synchronize();
+                            assertArrayEquals(expected.toArray(ValueLayout.JAVA_BYTE), back.toArray(ValueLayout.JAVA_BYTE),
+                                    c + " " + g + " table " + copies);
+                            Point sum = gpu.startMsmAt(s, c, g, table, copies, ds, 0, n, ScalarForm.CANONICAL).finish();
+                            assertEquals(Backend.cpu().msm(p, w), sum, c + " " + g + " MSM over " + copies);
+                        }
+                    }
+                }
             }
         }
     }

@@ -197,6 +197,109 @@ class GpuEmulationTest {
         }
     }
 
+    /** A table of shifted copies of bases made by the kernels' code on the host (block 0: the bases). */
+    static MemorySegment emulatedTable(Arena a, PointVector bases, BaseCopies copies) {
+        MemorySegment table = a.allocate(Math.max(1, copies.tableBytes(bases.curve(), bases.group(), bases.size())), 8);
+        MemorySegment.copy(bases.segment(), 0, table, 0, bases.segment().byteSize());
+        MemorySegment cfg = BaseCopies.config(a, bases.curve(), bases.group(), bases.size(), copies);
+        Checked.check(cuzk_h.cuzk_emulate_msm_precompute(cfg, table), "cuzk_emulate_msm_precompute");
+        return table;
+    }
+
+    /** The GPU MSM's algorithm over a table of shifted copies of n bases. */
+    static Point emulatedMsm(Curve c, Group g, MemorySegment table, BaseCopies copies, ScalarVector scalars) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment cfg = BaseCopies.config(a, c, g, scalars.size(), copies);
+            cuzk_msm_config.scalar_form(cfg, scalars.form().id());
+            MemorySegment out = a.allocate(c.pointBytes(g), 8);
+            Checked.check(cuzk_h.cuzk_emulate_msm(cfg, table, scalars.segment(), out), "cuzk_emulate_msm");
+            return Point.ofNative(c, g, out.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    /** The scalar's Booth digits in windows of c bits (as the kernels count them). */
+    static int windows(Curve c, int bits) {
+        return (c.r().bitLength() + bits) / bits;
+    }
+
+    /**
+     * Shifted copies (fixed-base windows): the table's block k holds 2^(k S c) times each base
+     * (checked point by point with the CPU backend's scalar multiplication), and the MSM over the
+     * table, which folds the W windows onto S rows of buckets, equals the CPU backend's MSM over
+     * the plain bases: both groups, window widths from 2 to 16 bits, tables from 2 blocks to one
+     * per window, random, edge and witness-shaped scalars.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void msmKernelsOverShiftedCopiesGiveTheCpuBackendsResults(Curve c) {
+        Random rnd = new Random(c.ordinal() + 41);
+        int[][] shapes = {{2, 3}, {5, 2}, {5, 7}, {8, 0}, {13, 3}, {16, 0}}; // {window bits, blocks; 0 = one per window}
+        for (Group g : Group.values()) {
+            for (int n : g == Group.G1 ? new int[] {1, 3, 100, 1000} : new int[] {1, 100}) {
+                try (Arena a = Arena.ofConfined()) {
+                    PointVector p = points(a, c, g, n, rnd);
+                    ScalarVector random = scalars(a, c, n, ScalarForm.CANONICAL, rnd);
+                    ScalarVector mont = scalars(a, c, n, ScalarForm.MONTGOMERY, rnd);
+                    ScalarVector witness = witnessLike(a, c, n, rnd);
+                    for (int[] shape : shapes) {
+                        int bits = shape[0], w = windows(c, bits);
+                        int blocks = shape[1] == 0 ? w : shape[1];
+                        BaseCopies copies = BaseCopies.plan(c, g, n, bits, (long) blocks * n * c.pointBytes(g));
+                        int rows = (w + blocks - 1) / blocks;
+                        assertEquals(new BaseCopies(bits, (w + rows - 1) / rows), copies, "the plan for " + blocks + " blocks");
+                        MemorySegment table = emulatedTable(a, p, copies);
+                        for (int k = 0; k < copies.copies(); k++) {
+                            BigInteger shift = BigInteger.TWO.pow(k * rows * bits).mod(c.r());
+                            for (int i : new int[] {0, n / 2, n - 1}) {
+                                byte[] got = table.asSlice(((long) k * n + i) * c.pointBytes(g), c.pointBytes(g)).toArray(ValueLayout.JAVA_BYTE);
+                                assertEquals(Points.multiply(p.get(i), shift), Point.ofNative(c, g, got),
+                                        c + " " + g + " block " + k + " of " + copies + " point " + i);
+                            }
+                        }
+                        for (ScalarVector s : new ScalarVector[] {random, mont, witness}) {
+                            assertEquals(Backend.cpu().msm(p, s), emulatedMsm(c, g, table, copies, s),
+                                    c + " " + g + " n=" + n + " " + copies + " " + s.form());
+                        }
+                    }
+                }
+            }
+        }
+        // a real size: 2^14 witness-shaped scalars over one block per window, the GPU's window width
+        try (Arena a = Arena.ofConfined()) {
+            int n = 1 << 14;
+            PointVector p = points(a, c, Group.G1, n, rnd);
+            BaseCopies full = BaseCopies.plan(c, Group.G1, n, 0, Long.MAX_VALUE);
+            assertEquals(windows(c, full.windowBits()), full.copies(), "a table without a limit has one block per window");
+            ScalarVector s = witnessLike(a, c, n, rnd);
+            assertEquals(Backend.cpu().msm(p, s), emulatedMsm(c, Group.G1, emulatedTable(a, p, full), full, s), c + " 2^14 " + full);
+        }
+    }
+
+    /** A table's config that does not fit its window bits is refused with one line naming what is wrong. */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void tablesThatDoNotFitTheirWindowsAreRefused(Curve c) {
+        try (Arena a = Arena.ofConfined()) {
+            PointVector p = points(a, c, Group.G1, 4, new Random(1));
+            ScalarVector s = scalars(a, c, 4, ScalarForm.CANONICAL, new Random(2));
+            MemorySegment table = a.allocate(64L * 4 * c.pointBytes(Group.G1), 8);
+            MemorySegment cfg = cuzk_msm_config.allocate(a);
+            cuzk_msm_config.curve(cfg, c.id());
+            cuzk_msm_config.group(cfg, Group.G1.id());
+            cuzk_msm_config.count(cfg, p.size());
+            cuzk_msm_config.copies(cfg, 3);
+            MemorySegment out = a.allocate(c.pointBytes(Group.G1), 8);
+            CuzkException noBits = org.junit.jupiter.api.Assertions.assertThrows(CuzkException.class,
+                    () -> Checked.check(cuzk_h.cuzk_emulate_msm(cfg, table, s.segment(), out), "cuzk_emulate_msm"));
+            org.junit.jupiter.api.Assertions.assertTrue(noBits.getMessage().contains("needs the window_bits"), noBits.getMessage());
+            cuzk_msm_config.window_bits(cfg, 8);
+            cuzk_msm_config.copies(cfg, 33);
+            CuzkException tooMany = org.junit.jupiter.api.Assertions.assertThrows(CuzkException.class,
+                    () -> Checked.check(cuzk_h.cuzk_emulate_msm_precompute(cfg, table), "cuzk_emulate_msm_precompute"));
+            org.junit.jupiter.api.Assertions.assertTrue(tooMany.getMessage().contains("at most the 32 windows of 8 bits"), tooMany.getMessage());
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Curve.class)
     void nttKernelsGiveTheCpuBackendsResults(Curve c) {

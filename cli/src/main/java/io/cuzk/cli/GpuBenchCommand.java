@@ -1,6 +1,7 @@
 package io.cuzk.cli;
 
 import io.cuzk.Backend;
+import io.cuzk.BaseCopies;
 import io.cuzk.CudaBackend;
 import io.cuzk.Curve;
 import io.cuzk.Group;
@@ -31,7 +32,8 @@ import picocli.CommandLine.ParseResult;
  * kernels (inputs already on the device), each checked against the CPU backend at the smallest
  * size. Prints one line per measurement: kind, curve, log size, milliseconds (median of the runs);
  * a G2 line also gives the CPU backend's wall time for the same MSM on this host, the two sides of
- * the {@link io.cuzk.G2Placement} choice.
+ * the {@link io.cuzk.G2Placement} choice; a shifted line times the MSM over a table of shifted
+ * copies of the bases ({@link BaseCopies}) and says how long the table took to build.
  */
 final class GpuBenchCommand implements CliCommand {
     @Override
@@ -44,6 +46,10 @@ final class GpuBenchCommand implements CliCommand {
         spec.addOption(OptionSpec.builder("--g2").paramLabel("K,K,...").type(List.class).auxiliaryTypes(Integer.class).splitRegex(",")
                 .description("G2 MSM sizes as powers of two, on witness-shaped scalars, each also timed on the CPU backend (wall time, "
                         + "all host threads); none by default").build());
+        spec.addOption(OptionSpec.builder("--shifted").paramLabel("C,C,...").type(List.class).auxiliaryTypes(Integer.class).splitRegex(",")
+                .description("also time each G1 MSM over a table of shifted copies of its bases made for windows of C bits (one block "
+                        + "per window where a quarter of the device's memory holds them, fewer where not), with the table's build "
+                        + "time; none by default").build());
         spec.addOption(Specs.option("--runs", "R", int.class, "3", "runs per size; the median is printed"));
         spec.addOption(Specs.flag("--witness", "also time each MSM on Groth16-shaped scalars (45% 0, 35% 1, 10% small): one very "
                 + "long bucket, which the kernels split into runs"));
@@ -60,6 +66,10 @@ final class GpuBenchCommand implements CliCommand {
         List<Integer> ntt = Specs.value(parsed, "--ntt");
         List<Integer> g2 = parsed.hasMatchedOption("--g2") ? Specs.value(parsed, "--g2") : List.of();
         boolean witness = Specs.value(parsed, "--witness");
+        List<Integer> shifted = parsed.hasMatchedOption("--shifted") ? Specs.value(parsed, "--shifted") : List.of();
+        for (int c : shifted) {
+            Specs.inRange(parsed, "--shifted", c, 2, 20);
+        }
         for (int k : msm) {
             Specs.inRange(parsed, "--msm", k, 0, 28);
         }
@@ -78,6 +88,14 @@ final class GpuBenchCommand implements CliCommand {
             if (witness) {
                 out.printf(Locale.ROOT, "msm-g1-witness %s 2^%d %.3f ms%n", curve.cliName(), k,
                         msm(gpu, curve, Group.G1, k, runs, i == 0, true)[0]);
+            }
+            for (int bits : shifted) {
+                long room = gpu.device().properties().totalGlobalMemory() / 4;
+                BaseCopies plan = BaseCopies.plan(curve, Group.G1, 1L << k, bits, room);
+                double[] t = shiftedMsm(gpu, curve, k, plan, runs, i == 0, witness);
+                out.printf(Locale.ROOT, "msm-g1-shifted%s %s 2^%d c=%d K=%d %.3f ms (table %d MiB, built in %.3f ms)%n",
+                        witness ? "-witness" : "", curve.cliName(), k, plan.windowBits(), plan.copies(), t[0],
+                        plan.tableBytes(curve, Group.G1, 1L << k) >> 20, t[1]);
             }
         }
         for (int i = 0; i < g2.size(); i++) {
@@ -113,33 +131,49 @@ final class GpuBenchCommand implements CliCommand {
     }
 
     /**
+     * 2^k bases for a benchmark: 2^16 distinct random points at most, repeated (distinct points cost
+     * the host a scalar multiplication each; the device's time does not depend on repeats).
+     */
+    static PointVector benchBases(Arena a, Curve c, Group group, int k, SplittableRandom rnd) {
+        long n = 1L << k;
+        int distinct = (int) Math.min(n, 1 << 16);
+        PointVector gs = PointVector.allocate(a, c, group, distinct);
+        ScalarVector m = ScalarVector.allocate(a, c, distinct, ScalarForm.CANONICAL);
+        Point g = Points.generator(c, group);
+        for (int i = 0; i < distinct; i++) {
+            gs.set(i, g);
+            m.set(i, BigInteger.valueOf(rnd.nextLong() >>> 1).add(BigInteger.ONE));
+        }
+        PointVector base = PointVector.allocate(a, c, group, distinct);
+        Points.multiply(gs, m, base);
+        PointVector bases = PointVector.allocate(a, c, group, n);
+        for (long off = 0; off < bases.segment().byteSize(); off += base.segment().byteSize()) {
+            MemorySegment.copy(base.segment(), 0, bases.segment(), off, Math.min(base.segment().byteSize(), bases.segment().byteSize() - off));
+        }
+        return bases;
+    }
+
+    static ScalarVector benchScalars(Arena a, Curve c, int k, boolean witness, SplittableRandom rnd) {
+        long n = 1L << k;
+        ScalarVector scalars = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
+        if (witness) {
+            witnessScalars(scalars.segment(), n, rnd);
+        } else {
+            randomScalars(scalars.segment(), n, rnd);
+        }
+        return scalars;
+    }
+
+    /**
      * The median CUDA-event time of an MSM of 2^k points of the group, and for G2 the median wall
      * time of the CPU backend's MSM of the same inputs (NaN for G1).
      */
     static double[] msm(CudaBackend gpu, Curve c, Group group, int k, int runs, boolean check, boolean witness) {
         long n = 1L << k;
-        int distinct = (int) Math.min(n, 1 << 16);
         try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
-            PointVector gs = PointVector.allocate(a, c, group, distinct);
-            ScalarVector m = ScalarVector.allocate(a, c, distinct, ScalarForm.CANONICAL);
             SplittableRandom rnd = new SplittableRandom(k);
-            Point g = Points.generator(c, group);
-            for (int i = 0; i < distinct; i++) {
-                gs.set(i, g);
-                m.set(i, BigInteger.valueOf(rnd.nextLong() >>> 1).add(BigInteger.ONE));
-            }
-            PointVector base = PointVector.allocate(a, c, group, distinct);
-            Points.multiply(gs, m, base);
-            PointVector bases = PointVector.allocate(a, c, group, n);
-            for (long off = 0; off < bases.segment().byteSize(); off += base.segment().byteSize()) {
-                MemorySegment.copy(base.segment(), 0, bases.segment(), off, Math.min(base.segment().byteSize(), bases.segment().byteSize() - off));
-            }
-            ScalarVector scalars = ScalarVector.allocate(a, c, n, ScalarForm.CANONICAL);
-            if (witness) {
-                witnessScalars(scalars.segment(), n, rnd);
-            } else {
-                randomScalars(scalars.segment(), n, rnd);
-            }
+            PointVector bases = benchBases(a, c, group, k, rnd);
+            ScalarVector scalars = benchScalars(a, c, k, witness, rnd);
             try (DeviceBuffer db = DeviceBuffer.allocate(s, bases.segment().byteSize());
                     DeviceBuffer ds = DeviceBuffer.allocate(s, scalars.segment().byteSize());
                     Event e0 = Event.create(gpu.device(), true); Event e1 = Event.create(gpu.device(), true)) {
@@ -175,6 +209,45 @@ final class GpuBenchCommand implements CliCommand {
                 }
                 Arrays.sort(ms);
                 return new double[] {ms[runs / 2], cpuMs};
+            }
+        }
+    }
+
+    /**
+     * The median CUDA-event time of a G1 MSM of 2^k points over a table of shifted copies of them
+     * (the plan's), and the CUDA-event time of building the table on the device.
+     */
+    static double[] shiftedMsm(CudaBackend gpu, Curve c, int k, BaseCopies plan, int runs, boolean check, boolean witness) {
+        long n = 1L << k;
+        try (Arena a = Arena.ofShared(); Stream s = Stream.create(gpu.device())) {
+            SplittableRandom rnd = new SplittableRandom(k);
+            PointVector bases = benchBases(a, c, Group.G1, k, rnd);
+            ScalarVector scalars = benchScalars(a, c, k, witness, rnd);
+            try (DeviceBuffer table = DeviceBuffer.allocate(s, plan.tableBytes(c, Group.G1, n));
+                    DeviceBuffer ds = DeviceBuffer.allocate(s, scalars.segment().byteSize());
+                    Event e0 = Event.create(gpu.device(), true); Event e1 = Event.create(gpu.device(), true)) {
+                table.copyFrom(bases.segment(), 0, s);
+                ds.copyFrom(scalars.segment(), 0, s);
+                e0.record(s);
+                gpu.precompute(s, c, Group.G1, table, n, plan);
+                e1.record(s);
+                e1.synchronize();
+                double built = Event.elapsedMillis(e0, e1);
+                double[] ms = new double[runs];
+                Point result = null;
+                for (int r = 0; r < runs; r++) {
+                    e0.record(s);
+                    CudaBackend.PendingMsm p = gpu.startMsmAt(s, c, Group.G1, table, plan, ds, 0, n, ScalarForm.CANONICAL);
+                    e1.record(s);
+                    result = p.finish();
+                    e1.synchronize();
+                    ms[r] = Event.elapsedMillis(e0, e1);
+                }
+                if (check && !Backend.cpu().msm(bases, scalars).equals(result)) {
+                    throw new IllegalStateException("GPU MSM 2^" + k + " over " + plan + " differs from the CPU backend");
+                }
+                Arrays.sort(ms);
+                return new double[] {ms[runs / 2], built};
             }
         }
     }

@@ -530,5 +530,68 @@ public class cuzk_cuda_h extends ffi_h {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static class cuzk_cuda_msm_precompute {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_cuda_h.C_INT,
+            cuzk_cuda_h.C_INT,
+            cuzk_cuda_h.C_POINTER,
+            cuzk_cuda_h.C_POINTER,
+            cuzk_cuda_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_cuda_msm_precompute");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_cuda_msm_precompute(int32_t device, void *stream, const cuzk_msm_config *config, void *d_table)
+     * }
+     */
+    public static FunctionDescriptor cuzk_cuda_msm_precompute$descriptor() {
+        return cuzk_cuda_msm_precompute.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_cuda_msm_precompute(int32_t device, void *stream, const cuzk_msm_config *config, void *d_table)
+     * }
+     */
+    public static MethodHandle cuzk_cuda_msm_precompute$handle() {
+        return cuzk_cuda_msm_precompute.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_cuda_msm_precompute(int32_t device, void *stream, const cuzk_msm_config *config, void *d_table)
+     * }
+     */
+    public static MemorySegment cuzk_cuda_msm_precompute$address() {
+        return cuzk_cuda_msm_precompute.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_cuda_msm_precompute(int32_t device, void *stream, const cuzk_msm_config *config, void *d_table)
+     * }
+     */
+    public static int cuzk_cuda_msm_precompute(int device, MemorySegment stream, MemorySegment config, MemorySegment d_table) {
+        var mh$ = cuzk_cuda_msm_precompute.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_cuda_msm_precompute", device, stream, config, d_table);
+            }
+            return (int)mh$.invokeExact(device, stream, config, d_table);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
 }
 

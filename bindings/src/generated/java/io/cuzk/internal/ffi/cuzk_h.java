@@ -999,6 +999,128 @@ public class cuzk_h extends ffi_h {
         }
     }
 
+    private static class cuzk_msm_plan {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_msm_plan");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_msm_plan(cuzk_msm_config *config, uint64_t max_bytes)
+     * }
+     */
+    public static FunctionDescriptor cuzk_msm_plan$descriptor() {
+        return cuzk_msm_plan.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_msm_plan(cuzk_msm_config *config, uint64_t max_bytes)
+     * }
+     */
+    public static MethodHandle cuzk_msm_plan$handle() {
+        return cuzk_msm_plan.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_msm_plan(cuzk_msm_config *config, uint64_t max_bytes)
+     * }
+     */
+    public static MemorySegment cuzk_msm_plan$address() {
+        return cuzk_msm_plan.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_msm_plan(cuzk_msm_config *config, uint64_t max_bytes)
+     * }
+     */
+    public static int cuzk_msm_plan(MemorySegment config, long max_bytes) {
+        var mh$ = cuzk_msm_plan.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_msm_plan", config, max_bytes);
+            }
+            return (int)mh$.invokeExact(config, max_bytes);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_emulate_msm_precompute {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_emulate_msm_precompute");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_msm_precompute(const cuzk_msm_config *config, void *table)
+     * }
+     */
+    public static FunctionDescriptor cuzk_emulate_msm_precompute$descriptor() {
+        return cuzk_emulate_msm_precompute.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_msm_precompute(const cuzk_msm_config *config, void *table)
+     * }
+     */
+    public static MethodHandle cuzk_emulate_msm_precompute$handle() {
+        return cuzk_emulate_msm_precompute.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_msm_precompute(const cuzk_msm_config *config, void *table)
+     * }
+     */
+    public static MemorySegment cuzk_emulate_msm_precompute$address() {
+        return cuzk_emulate_msm_precompute.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_emulate_msm_precompute(const cuzk_msm_config *config, void *table)
+     * }
+     */
+    public static int cuzk_emulate_msm_precompute(MemorySegment config, MemorySegment table) {
+        var mh$ = cuzk_emulate_msm_precompute.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_emulate_msm_precompute", config, table);
+            }
+            return (int)mh$.invokeExact(config, table);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class cuzk_emulate_groth16_h {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             cuzk_h.C_INT,

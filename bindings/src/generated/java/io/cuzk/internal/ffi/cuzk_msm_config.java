@@ -21,7 +21,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  *     uint32_t scalar_form;
  *     uint32_t window_bits;
  *     uint32_t threads;
- *     uint32_t flags;
+ *     uint32_t copies;
  *     uint64_t count;
  * }
  * }
@@ -38,7 +38,7 @@ public class cuzk_msm_config {
         cuzk_h.C_INT.withName("scalar_form"),
         cuzk_h.C_INT.withName("window_bits"),
         cuzk_h.C_INT.withName("threads"),
-        cuzk_h.C_INT.withName("flags"),
+        cuzk_h.C_INT.withName("copies"),
         cuzk_h.C_LONG.withName("count")
     ).withName("cuzk_msm_config");
 
@@ -269,48 +269,48 @@ public class cuzk_msm_config {
         struct.set(threads$LAYOUT, threads$OFFSET, fieldValue);
     }
 
-    private static final OfInt flags$LAYOUT = (OfInt)$LAYOUT.select(groupElement("flags"));
+    private static final OfInt copies$LAYOUT = (OfInt)$LAYOUT.select(groupElement("copies"));
 
     /**
      * Layout for field:
      * {@snippet lang=c :
-     * uint32_t flags
+     * uint32_t copies
      * }
      */
-    public static final OfInt flags$layout() {
-        return flags$LAYOUT;
+    public static final OfInt copies$layout() {
+        return copies$LAYOUT;
     }
 
-    private static final long flags$OFFSET = $LAYOUT.byteOffset(groupElement("flags"));
+    private static final long copies$OFFSET = $LAYOUT.byteOffset(groupElement("copies"));
 
     /**
      * Offset for field:
      * {@snippet lang=c :
-     * uint32_t flags
+     * uint32_t copies
      * }
      */
-    public static final long flags$offset() {
-        return flags$OFFSET;
+    public static final long copies$offset() {
+        return copies$OFFSET;
     }
 
     /**
      * Getter for field:
      * {@snippet lang=c :
-     * uint32_t flags
+     * uint32_t copies
      * }
      */
-    public static int flags(MemorySegment struct) {
-        return struct.get(flags$LAYOUT, flags$OFFSET);
+    public static int copies(MemorySegment struct) {
+        return struct.get(copies$LAYOUT, copies$OFFSET);
     }
 
     /**
      * Setter for field:
      * {@snippet lang=c :
-     * uint32_t flags
+     * uint32_t copies
      * }
      */
-    public static void flags(MemorySegment struct, int fieldValue) {
-        struct.set(flags$LAYOUT, flags$OFFSET, fieldValue);
+    public static void copies(MemorySegment struct, int fieldValue) {
+        struct.set(copies$LAYOUT, copies$OFFSET, fieldValue);
     }
 
     private static final OfLong count$LAYOUT = (OfLong)$LAYOUT.select(groupElement("count"));

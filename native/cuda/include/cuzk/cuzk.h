@@ -28,7 +28,10 @@
  * cuzk_points_decode with a NULL dst; cuzk_scalars_decode checks and reports like it;
  * cuzk_host_alloc and cuzk_host_free take cuzk_host_config (and may copy); cuzk_abi_version_value.
  * Version 3: cuzk_pairing. Version 4: cuzk_miller_loop and cuzk_pairing_check. Version 5:
- * cuzk_g2_prepare, and cuzk_pairing_check takes pairs with prepared G2 points.
+ * cuzk_g2_prepare, and cuzk_pairing_check takes pairs with prepared G2 points. Version 6:
+ * cuzk_emulate_groth16_h. Version 7: cuzk_msm_config's reserved flags became copies (tables of
+ * shifted copies of the bases: cuzk_msm_plan, cuzk_emulate_msm_precompute, cuzk_cuda_msm_precompute);
+ * cuzk_fixed_prepare and cuzk_fixed_sum.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -40,7 +43,7 @@
 extern "C" {
 #endif
 
-#define CUZK_ABI_VERSION 6
+#define CUZK_ABI_VERSION 7
 
 #if defined(_WIN32)
 #define CUZK_API __declspec(dllexport)
@@ -286,6 +289,20 @@ CUZK_API cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void* g2, uint64_t 
 CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n,
                                           const void* g1_fixed, const void* prepared, uint64_t n_fixed,
                                           const void* factor, uint32_t* is_one);
+
+/* Fixed-base sums, for points summed again and again with new scalars (a verification key's IC:
+ * L = IC[0] + sum s_i IC[i + 1] for every proof). cuzk_fixed_prepare: with out NULL, sets *bytes to
+ * the size of the table of n points (at most 2^20) of the group; else writes the table to out
+ * (8-byte aligned, *bytes at least that size): a header naming curve, group and n, then for each
+ * point P and j = 0..64 the affine 1..8 times 16^j P (points 8-byte aligned, at infinity allowed,
+ * not validated). cuzk_fixed_sum: result (affine) = sum scalars[i] P_i over a table from
+ * cuzk_fixed_prepare for this curve, group and n (a table made for others is refused); scalars are
+ * canonical 32-byte integers (any 256-bit value, reduced mod r). One mixed addition per nonzero
+ * signed radix-16 digit and no doublings: about a third of a Straus sum's cost. */
+CUZK_API cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void* points, uint64_t n, void* out,
+                                          uint64_t* bytes);
+CUZK_API cuzk_status_t cuzk_fixed_sum(uint32_t curve, uint32_t group, const void* table, uint64_t n, const void* scalars,
+                                      void* result);
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 /* result (affine) = sum scalars[i] * bases[i]. With config->copies > 1 the bases are a table of

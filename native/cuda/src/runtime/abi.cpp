@@ -208,6 +208,14 @@ CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const 
     return CUZK_DISPATCH(impl_pairing_check, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
 }
 
+CUZK_API cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void* points, uint64_t n, void* out, uint64_t* bytes) {
+    return CUZK_DISPATCH(impl_fixed_prepare, curve, group, points, n, out, bytes);
+}
+
+CUZK_API cuzk_status_t cuzk_fixed_sum(uint32_t curve, uint32_t group, const void* table, uint64_t n, const void* scalars, void* result) {
+    return CUZK_DISPATCH(impl_fixed_sum, curve, group, table, n, scalars, result);
+}
+
 CUZK_API cuzk_status_t cuzk_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result) {
     return CUZK_DISPATCH_IFMA(impl_msm, config, bases, scalars, result);
 }

@@ -27,6 +27,8 @@ cuzk_status_t impl_groth16_abc(const cuzk_abc_config* config, void* a, void* b, 
 cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 cuzk_status_t impl_pairing(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out, uint32_t* is_one);
 cuzk_status_t impl_miller_loop(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out);
+cuzk_status_t impl_fixed_prepare(uint32_t curve, uint32_t group, const void* points, uint64_t n, void* out, uint64_t* bytes);
+cuzk_status_t impl_fixed_sum(uint32_t curve, uint32_t group, const void* table, uint64_t n, const void* scalars, void* result);
 cuzk_status_t impl_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes);
 cuzk_status_t impl_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
                                  uint64_t n_fixed, const void* factor, uint32_t* is_one);

@@ -23,10 +23,10 @@ public class cuzk_h extends ffi_h {
 
     static final SymbolLookup SYMBOL_LOOKUP = io.cuzk.internal.NativeLibrary.symbols();
 
-    private static final int CUZK_ABI_VERSION = (int)6L;
+    private static final int CUZK_ABI_VERSION = (int)7L;
     /**
      * {@snippet lang=c :
-     * #define CUZK_ABI_VERSION 6
+     * #define CUZK_ABI_VERSION 7
      * }
      */
     public static int CUZK_ABI_VERSION() {
@@ -618,6 +618,136 @@ public class cuzk_h extends ffi_h {
                 traceDowncall("cuzk_pairing_check", curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
             }
             return (int)mh$.invokeExact(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_fixed_prepare {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_fixed_prepare");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void *points, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static FunctionDescriptor cuzk_fixed_prepare$descriptor() {
+        return cuzk_fixed_prepare.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void *points, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static MethodHandle cuzk_fixed_prepare$handle() {
+        return cuzk_fixed_prepare.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void *points, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static MemorySegment cuzk_fixed_prepare$address() {
+        return cuzk_fixed_prepare.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void *points, uint64_t n, void *out, uint64_t *bytes)
+     * }
+     */
+    public static int cuzk_fixed_prepare(int curve, int group, MemorySegment points, long n, MemorySegment out, MemorySegment bytes) {
+        var mh$ = cuzk_fixed_prepare.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_fixed_prepare", curve, group, points, n, out, bytes);
+            }
+            return (int)mh$.invokeExact(curve, group, points, n, out, bytes);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_fixed_sum {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_fixed_sum");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_sum(uint32_t curve, uint32_t group, const void *table, uint64_t n, const void *scalars, void *result)
+     * }
+     */
+    public static FunctionDescriptor cuzk_fixed_sum$descriptor() {
+        return cuzk_fixed_sum.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_sum(uint32_t curve, uint32_t group, const void *table, uint64_t n, const void *scalars, void *result)
+     * }
+     */
+    public static MethodHandle cuzk_fixed_sum$handle() {
+        return cuzk_fixed_sum.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_sum(uint32_t curve, uint32_t group, const void *table, uint64_t n, const void *scalars, void *result)
+     * }
+     */
+    public static MemorySegment cuzk_fixed_sum$address() {
+        return cuzk_fixed_sum.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_fixed_sum(uint32_t curve, uint32_t group, const void *table, uint64_t n, const void *scalars, void *result)
+     * }
+     */
+    public static int cuzk_fixed_sum(int curve, int group, MemorySegment table, long n, MemorySegment scalars, MemorySegment result) {
+        var mh$ = cuzk_fixed_sum.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_fixed_sum", curve, group, table, n, scalars, result);
+            }
+            return (int)mh$.invokeExact(curve, group, table, n, scalars, result);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

@@ -547,7 +547,7 @@ public final class CudaBackend extends Backend {
                 continue;
             }
             long share = BigInteger.valueOf(precomputeBytes).multiply(BigInteger.valueOf(bytes)).divide(BigInteger.valueOf(total)).longValue();
-            BaseCopies plan = BaseCopies.plan(v.curve(), v.group(), v.size(), 0, bytes + share);
+            BaseCopies plan = BaseCopies.plan(v.curve(), v.group(), v.size(), 0, share > Long.MAX_VALUE - bytes ? Long.MAX_VALUE : bytes + share);
             plans.add(plan.shifted() ? plan : BaseCopies.NONE);
         }
         return plans;

@@ -69,6 +69,9 @@ class BaseCopiesTest {
                 used += plans.get(i).tableBytes(c, Group.G1, sets.get(i).size()) - sets.get(i).segment().byteSize();
             }
             assertTrue(used <= room, used + " bytes of copies within " + room);
+            // no bound to speak of: one block per window for every set
+            List<BaseCopies> all = CudaBackend.planCopies(sets, Long.MAX_VALUE);
+            assertEquals(List.of(new BaseCopies(8, 32), new BaseCopies(8, 32), new BaseCopies(8, 32), BaseCopies.NONE), all);
             // too little for one more copy of a set: its plain points
             assertEquals(BaseCopies.NONE, CudaBackend.planCopies(List.of(big), 4095 * point).get(0));
         }

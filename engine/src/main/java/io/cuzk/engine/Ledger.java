@@ -79,12 +79,20 @@ final class Ledger {
         }
     }
 
-    /** Partitions in each non-terminal state now. */
+    /**
+     * Partitions in each non-terminal state now. The counters are read without a lock, one after
+     * the other, from the last state of the pipeline to the first: a partition moving on while
+     * they are read (always to a later state) may be missed, but is never counted twice, which
+     * reading in pipeline order would do to one that moved from a state already read to one not
+     * yet read (a status that showed more partitions ahead of the devices than the lookahead
+     * admits, for an instant).
+     */
     Map<PartitionState, Integer> depths() {
         Map<PartitionState, Integer> queues = new EnumMap<>(PartitionState.class);
-        for (PartitionState s : PartitionState.values()) {
-            if (!s.terminal()) {
-                queues.put(s, depth.get(s).get());
+        PartitionState[] states = PartitionState.values();
+        for (int i = states.length - 1; i >= 0; i--) {
+            if (!states[i].terminal()) {
+                queues.put(states[i], depth.get(states[i]).get());
             }
         }
         return queues;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cuzk/ops.hpp"
 #include "runtime/api_common.hpp"
 
 namespace cuzk {
@@ -28,34 +29,13 @@ uint64_t fixed_bytes(uint64_t n) {
     return sizeof(FixedHeader) + n * FIXED_WINDOWS * FIXED_MULTIPLES * sizeof(Affine<G>);
 }
 
-// Points made affine with one inversion (Montgomery's trick over their zzz; infinity stays infinity).
-template <class G>
-void batch_affine(const std::vector<XYZZ<G>>& in, Affine<G>* out) {
-    using F = typename G::F;
-    std::vector<F> prefix(in.size());
-    F acc = F::one();
-    for (size_t i = 0; i < in.size(); i++) {
-        if (!in[i].is_inf()) acc = acc * in[i].zzz;
-        prefix[i] = acc;
-    }
-    F inv = acc.inv_vartime();
-    for (size_t i = in.size(); i-- > 0;) {
-        if (in[i].is_inf()) {
-            out[i] = Affine<G>::infinity();
-            continue;
-        }
-        const F zzz_inv = i > 0 ? inv * prefix[i - 1] : inv;
-        inv = inv * in[i].zzz;
-        out[i] = in[i].to_affine_with(zzz_inv);
-    }
-}
-
 template <class G>
 void prepare(uint32_t curve, uint32_t group, const Affine<G>* points, uint64_t n, uint8_t* out) {
     FixedHeader h{FIXED_MAGIC, curve, group, n};
     std::memcpy(out, &h, sizeof h);
     Affine<G>* table = reinterpret_cast<Affine<G>*>(out + sizeof h);
     std::vector<XYZZ<G>> multiples(FIXED_WINDOWS * FIXED_MULTIPLES);
+    std::vector<typename G::F> scratch(multiples.size());
     for (uint64_t i = 0; i < n; i++) {
         XYZZ<G> base = XYZZ<G>::from_affine(points[i]);  // 16^j P
         for (int j = 0; j < FIXED_WINDOWS; j++) {
@@ -68,7 +48,7 @@ void prepare(uint32_t curve, uint32_t group, const Affine<G>* points, uint64_t n
             }
             base = m[FIXED_MULTIPLES - 1].dbl();
         }
-        batch_affine<G>(multiples, table + i * FIXED_WINDOWS * FIXED_MULTIPLES);
+        batch_to_affine<G>(multiples.data(), table + i * FIXED_WINDOWS * FIXED_MULTIPLES, scratch.data(), multiples.size());
     }
 }
 

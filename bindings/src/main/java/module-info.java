@@ -11,4 +11,6 @@ module io.cuzk.bindings {
 
     exports io.cuzk;
     exports io.cuzk.cuda;
+    // the trusted-folder check, for the witness module's cache of compiled circuits
+    exports io.cuzk.internal to io.cuzk.witness;
 }

@@ -18,9 +18,10 @@ import java.util.Set;
  * this process's user, and not writable by others unless sticky (like /tmp, where others may add
  * entries but not replace ours). The folder itself, created owner-only if missing, must be ours and
  * writable by us alone. A component that another user controls could be swapped between a check
- * and a use; none of these can.
+ * and a use; none of these can. The native library's cache and the witness module's cache of
+ * compiled circuits (classes this process runs) are kept only in such folders.
  */
-final class TrustedDirectory {
+public final class TrustedDirectory {
     private TrustedDirectory() {}
 
     static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
@@ -35,7 +36,7 @@ final class TrustedDirectory {
      * Makes dir (creating the missing components owner-only) and checks every component; returns
      * null when it can be trusted, else the reason it cannot.
      */
-    static String make(Path dir) throws IOException {
+    public static String make(Path dir) throws IOException {
         Path abs = dir.toAbsolutePath().normalize();
         int me = myUid();
         Path at = abs.getRoot();

@@ -11,7 +11,9 @@ import java.nio.file.Path;
  * 10-20 ms). Arguments: the installation's root, a scratch folder, and the file to write the
  * JDK's home into: the cache holds only for the JDK it was made with, so bin/cuzk prefers that one
  * when JAVA_HOME does not name another. A fourth argument, {@code verify}, trains the cache of the
- * snarkjs-file commands instead (after the proving training, whose proof it reads).
+ * snarkjs-file commands instead (after the proving training, whose proof it reads); {@code witness}
+ * trains the cache of wtns calculate on the sample's circuit.wasm and input.json as loaded from the
+ * cache of compiled circuits (run it with -Dcuzk.witness.cache in the scratch folder).
  */
 public final class AotTraining {
     private AotTraining() {}
@@ -23,7 +25,11 @@ public final class AotTraining {
         // "verify": the snarkjs-file commands' own cache (bin/cuzk gives it to verify and the exports),
         // on the proof the proving training left in the scratch folder
         boolean verify = args.length > 3 && args[3].equals("verify");
-        String[][] runs = verify ? new String[][] {
+        boolean witness = args.length > 3 && args[3].equals("witness");
+        String wasm = sample.resolve("circuit.wasm").toString(), input = sample.resolve("input.json").toString();
+        String[][] runs = witness ? new String[][] {
+            {"wtns", "calculate", wasm, input, out.resolve("witness.wtns").toString()},
+        } : verify ? new String[][] {
             {"verify", sample.resolve("verification_key.json").toString(), out.resolve("public.json").toString(),
                 out.resolve("proof.json").toString()},
             {"export-calldata", out.resolve("public.json").toString(), out.resolve("proof.json").toString()},
@@ -32,6 +38,26 @@ public final class AotTraining {
             {"prove", zkey, wtns, out.resolve("proof.json").toString(), out.resolve("public.json").toString()},
             {"prove", "-q", zkey, wtns, out.resolve("proof.json").toString(), out.resolve("public.json").toString()},
         };
+        if (witness) {
+            // a circuit's later loads, from the cache of compiled circuits, are what the cache is for:
+            // a child JVM compiles the sample's circuit into it first, so that this run loads it
+            // from there and Chicory's compiler (needed only by a circuit's first load) stays out
+            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Dcuzk.witness.cache=" + System.getProperty("cuzk.witness.cache"), "-Dcuzk.library.path="
+                    + System.getProperty("cuzk.library.path"), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                    "wtns", "calculate", wasm, input, out.resolve("witness.wtns").toString()).inheritIO();
+            pb.environment().remove("JAVA_TOOL_OPTIONS"); // the AOT flags the JDK passes its assembly step
+            try {
+                int status = pb.start().waitFor();
+                if (status != 0) {
+                    System.err.println("AOT training: the circuit's first load exited with " + status);
+                    System.exit(status);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                System.exit(1);
+            }
+        }
         for (String[] run : runs) {
             int status = Main.run(run, new ByteArrayInputStream(new byte[0]), System.out, System.err);
             if (status != Main.OK) {

@@ -69,6 +69,52 @@ class WitnessCalculatorTest {
         assertArrayEquals(wtns, Files.readAllBytes(out));
     }
 
+    /** The bundled sample's circuit.wasm and input.json give its witness.wtns (snarkjs's), byte for byte. */
+    @org.junit.jupiter.api.Test
+    void theBundledSampleGivesItsWitness() throws Exception {
+        Path sample = LauncherIT.repo().resolve("samples/poseidon-bn254");
+        Path out = tmp.resolve("sample.wtns");
+        Cli.Result r = Cli.run("wtns", "calculate", sample.resolve("circuit.wasm").toString(), sample.resolve("input.json").toString(),
+                out.toString());
+        assertEquals(0, r.status(), r.err());
+        assertArrayEquals(Files.readAllBytes(sample.resolve("witness.wtns")), Files.readAllBytes(out));
+    }
+
+    /**
+     * The cache of compiled circuits: a circuit's first load in an empty cache compiles it and keeps
+     * its classes; the next load (as in a later process) defines those classes instead, and both
+     * give snarkjs's witness byte for byte; without the cache every load compiles.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void aCircuitCompiledOnceRunsFromTheCacheAfter(Curve c) throws Exception {
+        byte[] expected = Files.readAllBytes(Circuits.dir(c, "poseidon_main").resolve("witness.wtns"));
+        String in = input("poseidon_main");
+        String before = System.getProperty("cuzk.witness.cache");
+        try {
+            System.setProperty("cuzk.witness.cache", tmp.resolve("cache").toString());
+            WitnessCalculator.Circuit first = WitnessCalculator.Circuit.load(wasm(c, "poseidon_main"));
+            assertFalse(first.fromCache(), "an empty cache");
+            assertArrayEquals(expected, first.newCalculator(line -> { }).wtns(in));
+            WitnessCalculator.Circuit second = WitnessCalculator.Circuit.load(wasm(c, "poseidon_main"));
+            assertTrue(second.fromCache(), "the first load's classes");
+            assertArrayEquals(expected, second.newCalculator(line -> { }).wtns(in));
+            try (Stream<Path> entries = Files.list(tmp.resolve("cache"))) {
+                assertEquals(1, entries.count());
+            }
+            System.setProperty("cuzk.witness.cache", "none");
+            WitnessCalculator.Circuit off = WitnessCalculator.Circuit.load(wasm(c, "poseidon_main"));
+            assertFalse(off.fromCache());
+            assertArrayEquals(expected, off.newCalculator(line -> { }).wtns(in));
+        } finally {
+            if (before == null) {
+                System.clearProperty("cuzk.witness.cache");
+            } else {
+                System.setProperty("cuzk.witness.cache", before);
+            }
+        }
+    }
+
     /**
      * One compiled circuit, four calculators on four threads at once (they share the compiled
      * code, each its own memory), each input's witness as snarkjs writes it, again and again.

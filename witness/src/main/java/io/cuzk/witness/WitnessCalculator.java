@@ -1,7 +1,5 @@
 package io.cuzk.witness;
 
-import com.dylibso.chicory.compiler.InterpreterFallback;
-import com.dylibso.chicory.compiler.MachineFactoryCompiler;
 import com.dylibso.chicory.runtime.ExportFunction;
 import com.dylibso.chicory.runtime.HostFunction;
 import com.dylibso.chicory.runtime.ImportValues;
@@ -66,31 +64,78 @@ public final class WitnessCalculator {
         /** The compiled code's machine factory; null when interpreting (-Dcuzk.witness.interpret=true). */
         private final java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines;
 
-        private Circuit(String name, WasmModule module) {
+        /** True when the compiled code came from the cache of compiled circuits (see {@link #load}). */
+        private final boolean cached;
+
+        private Circuit(String name, WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines,
+                boolean cached) {
             this.name = name;
             this.module = module;
+            this.machines = machines;
+            this.cached = cached;
+        }
+
+        /**
+         * Parses and compiles a circuit.wasm. The compiled classes are kept on disk, named by the
+         * wasm's SHA-256, and later loads of the same wasm (in any process of this user) define them
+         * from there instead of compiling again, and skip decoding the function bodies they replace:
+         * {@code -Dcuzk.witness.cache=DIR} sets the folder (default
+         * {@code $XDG_CACHE_HOME/cuzk/wasm} or {@code ~/.cache/cuzk/wasm}), {@code =none} turns it
+         * off.
+         */
+        public static Circuit load(Path wasm) throws IOException {
+            return of(wasm.toString(), Files.readAllBytes(wasm));
+        }
+
+        /** Parses and compiles a circuit.wasm's bytes (see {@link #load}); name is for messages. */
+        public static Circuit of(String name, byte[] wasm) {
+            if (Boolean.getBoolean("cuzk.witness.interpret")) {
+                return new Circuit(name, parse(name, wasm), null, false);
+            }
+            java.nio.file.Path dir = CompiledCircuits.folder();
+            CompiledCircuits.Entry hit = CompiledCircuits.lookup(dir, wasm);
+            if (hit != null) {
+                // the module without the compiled bodies is parsed on a second thread (most of a load)
+                // while this one defines the classes and readies the input's JSON reader
+                java.util.concurrent.CompletableFuture<WasmModule> shell = new java.util.concurrent.CompletableFuture<>();
+                Thread.ofPlatform().name("cuzk-wasm-shell").daemon().start(() -> {
+                    try {
+                        shell.complete(CompiledCircuits.shell(wasm, hit.interpreted()));
+                    } catch (Throwable t) {
+                        shell.completeExceptionally(t);
+                    }
+                });
+                java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines = hit.machines();
+                java.util.Objects.requireNonNull(JSON); // the calculator's class initialised meanwhile
+                WasmModule module = null;
+                try {
+                    module = shell.join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    // not expected of bytes that compiled before: the whole parse below says what is wrong
+                }
+                if (machines != null && module != null) {
+                    return new Circuit(name, module, machines, true);
+                }
+            }
+            WasmModule module = parse(name, wasm);
             try {
-                this.machines = Boolean.getBoolean("cuzk.witness.interpret") ? null
-                        : MachineFactoryCompiler.builder(module).withInterpreterFallback(InterpreterFallback.SILENT).compile();
+                return new Circuit(name, module, CompiledCircuits.compile(module, wasm, dir), false);
             } catch (ChicoryException e) {
                 throw new WitnessException(name + ": cannot compile: " + e.getMessage() + " (is it a circuit.wasm of circom 2?)", e);
             }
         }
 
-        /** Parses and compiles a circuit.wasm. */
-        public static Circuit load(Path wasm) throws IOException {
-            return of(wasm.toString(), Files.readAllBytes(wasm));
-        }
-
-        /** Parses and compiles a circuit.wasm's bytes; name is for messages. */
-        public static Circuit of(String name, byte[] wasm) {
-            WasmModule module;
+        private static WasmModule parse(String name, byte[] wasm) {
             try {
-                module = Parser.parse(wasm);
+                return Parser.parse(wasm);
             } catch (ChicoryException | IllegalArgumentException e) {
                 throw new WitnessException(name + ": not a WebAssembly module: " + e.getMessage(), e);
             }
-            return new Circuit(name, module);
+        }
+
+        /** Whether the compiled code was read from the cache of compiled circuits instead of compiled here. */
+        public boolean fromCache() {
+            return cached;
         }
 
         /** A calculator of this circuit (one calculation at a time), giving log each line the circuit logs. */

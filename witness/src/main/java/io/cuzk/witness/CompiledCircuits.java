@@ -1,0 +1,477 @@
+package io.cuzk.witness;
+
+import com.dylibso.chicory.compiler.InterpreterFallback;
+import com.dylibso.chicory.compiler.internal.Compiler;
+import com.dylibso.chicory.compiler.internal.CompilerResult;
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.runtime.Machine;
+import com.dylibso.chicory.wasm.Parser;
+import com.dylibso.chicory.wasm.WasmModule;
+import com.dylibso.chicory.wasm.types.CodeSection;
+import com.dylibso.chicory.wasm.types.DataCountSection;
+import com.dylibso.chicory.wasm.types.DataSection;
+import com.dylibso.chicory.wasm.types.ElementSection;
+import com.dylibso.chicory.wasm.types.ExportSection;
+import com.dylibso.chicory.wasm.types.ExternalType;
+import com.dylibso.chicory.wasm.types.FunctionSection;
+import com.dylibso.chicory.wasm.types.GlobalSection;
+import com.dylibso.chicory.wasm.types.ImportSection;
+import com.dylibso.chicory.wasm.types.MemorySection;
+import com.dylibso.chicory.wasm.types.SectionId;
+import com.dylibso.chicory.wasm.types.StartSection;
+import com.dylibso.chicory.wasm.types.TableSection;
+import com.dylibso.chicory.wasm.types.TagSection;
+import com.dylibso.chicory.wasm.types.TypeSection;
+import io.cuzk.internal.TrustedDirectory;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.zip.CRC32C;
+
+/**
+ * circuit.wasm files compiled to JVM bytecode, kept on disk across processes. Chicory compiles a
+ * megabyte of circom's wasm in about a second, while loading the classes it made takes a tenth of
+ * that, and a circuit's witnesses are calculated many times over (one circuit, many inputs), so the
+ * classes of each circuit are written once to a cache and defined from there in later processes.
+ *
+ * <p>An entry is named by a CRC-32C and the length of the wasm and by the Chicory compiler's version
+ * (classes made by one version are never run on another's runtime). It holds the wasm itself,
+ * compared byte for byte with the one being loaded (so two wasm files whose checksums agree never
+ * share classes), the classes' names and bytes, the functions left to the interpreter, and ends
+ * with a CRC-32C of all that, so a truncated or damaged entry is compiled again, never loaded (a
+ * checksum, not a digest: the JDK's SHA-256 runs uncompiled at a command's start, 50 ms for 2 MB,
+ * while CRC-32C is an intrinsic from the first call; no one but the owner may write an entry).
+ * Entries are written to a temporary file and renamed into place, so a reader never sees half of
+ * one. The folder: {@code -Dcuzk.witness.cache=DIR}, else {@code $XDG_CACHE_HOME/cuzk/wasm}, else
+ * {@code ~/.cache/cuzk/wasm}; {@code -Dcuzk.witness.cache=none} turns the cache off. It is made
+ * owner-only, and one that another user could write into or replace (its classes would run in
+ * this process) is not used, nor is an entry another user owns or may write: the circuit is then
+ * compiled in memory, as without a cache.
+ */
+final class CompiledCircuits {
+    private CompiledCircuits() {}
+
+    /** The cache's property: a folder, or "none". */
+    static final String PROPERTY = "cuzk.witness.cache";
+
+    /** Bumped when the entry's layout changes. */
+    private static final int FORMAT = 2;
+    private static final int MAGIC = 0x43_5A_57_43; // "CZWC"
+    /** The class the compiler names the machine (it has a constructor taking the Instance). */
+    private static final String MACHINE_CLASS = "io.cuzk.witness.compiled.CircuitMachine";
+    /** An entry bigger than this is not a cache entry of ours (poseidon's: its 1.7 MB of wasm and 0.7 MB of classes). */
+    private static final long MAX_ENTRY_BYTES = 1L << 30;
+
+    /** A cache entry: the compiled classes, and the functions they leave to the interpreter. */
+    static final class Entry {
+        private final Map<String, byte[]> classes;
+        private final Set<Integer> interpreted;
+        private Function<Instance, Machine> machines;
+        private boolean defined;
+
+        private Entry(Map<String, byte[]> classes, Set<Integer> interpreted) {
+            this.classes = classes;
+            this.interpreted = Set.copyOf(interpreted);
+        }
+
+        /** The functions whose bodies the interpreter runs (too large for a JVM method). */
+        Set<Integer> interpreted() {
+            return interpreted;
+        }
+
+        /**
+         * The machines of the classes, defined on the first call; null when they do not link (classes
+         * of another compiler, or damage the checksum let through): then the circuit is compiled.
+         */
+        synchronized Function<Instance, Machine> machines() {
+            if (!defined) {
+                defined = true;
+                machines = define(classes);
+            }
+            return machines;
+        }
+    }
+
+    /** The entry of this wasm in dir (null: no cache), or null when there is none that may be used. */
+    static Entry lookup(Path dir, byte[] wasm) {
+        if (dir == null || !usable(dir)) {
+            return null;
+        }
+        return read(dir.resolve(key(wasm)), wasm);
+    }
+
+    /**
+     * Compiles a module (parsed and validated from wasm) and writes its classes to the cache in dir
+     * (null: none); returns its machines.
+     */
+    static Function<Instance, Machine> compile(WasmModule module, byte[] wasm, Path dir) {
+        CompilerResult compiled = Compiler.builder(module).withClassName(MACHINE_CLASS)
+                .withInterpreterFallback(InterpreterFallback.SILENT).build().compile();
+        if (dir != null) {
+            write(dir, wasm, compiled.classBytes(), compiled.interpretedFunctions());
+        }
+        return compiled.machineFactory();
+    }
+
+    /**
+     * The module of a wasm whose compiled classes run all its functions but the interpreted ones:
+     * every section but the custom ones, with the bodies of the compiled functions left out (each
+     * an empty body, never run), parsed without validating the bodies. Decoding and validating a
+     * megabyte of function bodies is most of a parse (0.3 s of 0.4 for the tests' poseidon
+     * circuit); the instance needs the bodies of the interpreted functions only, and the module's
+     * types, imports, exports, memory, tables, globals and data. Its bytes were validated when they
+     * were compiled. A malformed wasm is an {@link IllegalArgumentException} or a ChicoryException.
+     */
+    static WasmModule shell(byte[] wasm, Set<Integer> interpreted) {
+        if (wasm.length < 8 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
+            throw new IllegalArgumentException("not a WebAssembly module");
+        }
+        int[] importedFunctions = {0};
+        Parser.builder().includeSectionId(SectionId.IMPORT).build().parse(new ByteArrayInputStream(wasm), section -> {
+            if (section instanceof ImportSection imports) {
+                importedFunctions[0] = imports.count(ExternalType.FUNCTION);
+            }
+        });
+        ByteArrayOutputStream out = new ByteArrayOutputStream(wasm.length);
+        out.write(wasm, 0, 8);
+        int[] at = {8};
+        while (at[0] < wasm.length) {
+            int start = at[0];
+            int id = wasm[at[0]++] & 0xff;
+            int size = (int) leb(wasm, at);
+            int payload = at[0];
+            if (size < 0 || payload + size > wasm.length) {
+                throw new IllegalArgumentException("section " + id + " runs past the end");
+            }
+            at[0] = payload + size;
+            if (id == SectionId.CUSTOM) {
+                continue;
+            }
+            if (id != SectionId.CODE) {
+                out.write(wasm, start, at[0] - start);
+                continue;
+            }
+            ByteArrayOutputStream code = new ByteArrayOutputStream();
+            int[] c = {payload};
+            long count = leb(wasm, c);
+            writeLeb(code, count);
+            for (long f = 0; f < count; f++) {
+                int bodyAt = c[0];
+                int bodySize = (int) leb(wasm, c);
+                if (bodySize < 0 || c[0] + bodySize > at[0]) {
+                    throw new IllegalArgumentException("function body " + f + " runs past its section");
+                }
+                c[0] += bodySize;
+                if (interpreted.contains((int) (importedFunctions[0] + f))) {
+                    code.write(wasm, bodyAt, c[0] - bodyAt);
+                } else {
+                    code.write(new byte[] {2, 0, 0x0b}, 0, 3); // two bytes: no locals, end
+                }
+            }
+            out.write(SectionId.CODE);
+            writeLeb(out, code.size());
+            out.write(code.toByteArray(), 0, code.size());
+        }
+        WasmModule.Builder module = WasmModule.builder().withValidation(false);
+        Parser.builder().build().parse(new ByteArrayInputStream(out.toByteArray()), section -> {
+            switch (section) {
+                case TypeSection t -> module.setTypeSection(t);
+                case ImportSection t -> module.setImportSection(t);
+                case FunctionSection t -> module.setFunctionSection(t);
+                case TableSection t -> module.setTableSection(t);
+                case MemorySection t -> module.setMemorySection(t);
+                case GlobalSection t -> module.setGlobalSection(t);
+                case ExportSection t -> module.setExportSection(t);
+                case StartSection t -> module.setStartSection(t);
+                case ElementSection t -> module.setElementSection(t);
+                case CodeSection t -> module.setCodeSection(t);
+                case DataSection t -> module.setDataSection(t);
+                case DataCountSection t -> module.setDataCountSection(t);
+                case TagSection t -> module.setTagSection(t);
+                default -> { }
+            }
+        });
+        return module.build();
+    }
+
+    /** An unsigned LEB128 number at at[0] (moved past it). */
+    private static long leb(byte[] b, int[] at) {
+        long v = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            if (at[0] >= b.length) {
+                throw new IllegalArgumentException("a number runs past the end");
+            }
+            int x = b[at[0]++] & 0xff;
+            v |= (long) (x & 0x7f) << shift;
+            if (x < 0x80) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("a number of more than 32 bits");
+    }
+
+    private static void writeLeb(ByteArrayOutputStream out, long v) {
+        do {
+            int x = (int) (v & 0x7f);
+            v >>>= 7;
+            out.write(v != 0 ? x | 0x80 : x);
+        } while (v != 0);
+    }
+
+    /** The cache's folder; null when it is off or no home is known. */
+    static Path folder() {
+        String p = System.getProperty(PROPERTY);
+        if (p != null && !p.isBlank()) {
+            return p.equalsIgnoreCase("none") || p.equalsIgnoreCase("off") ? null : Path.of(p);
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && xdg.startsWith("/")) {
+            return Path.of(xdg, "cuzk", "wasm");
+        }
+        String home = System.getProperty("user.home");
+        if (home == null || home.isBlank() || home.equals("?")) {
+            return null;
+        }
+        return Path.of(home, ".cache", "cuzk", "wasm");
+    }
+
+    /** The entry's file name: the wasm's CRC-32C and length, the compiler's version. */
+    static String key(byte[] wasm) {
+        CRC32C crc = new CRC32C();
+        crc.update(wasm);
+        return String.format("%08x-%d-chicory-%s-%d.classes", crc.getValue(), wasm.length, COMPILER_VERSION, FORMAT);
+    }
+
+    /** Chicory's compiler version, from its jar's Maven properties (else "unknown-" and its jar's location: entries of that jar only). */
+    static final String COMPILER_VERSION = compilerVersion();
+
+    private static String compilerVersion() {
+        try (InputStream in = Compiler.class.getResourceAsStream("/META-INF/maven/com.dylibso.chicory/compiler/pom.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                String v = p.getProperty("version");
+                if (v != null && v.matches("[0-9A-Za-z.+_-]{1,40}")) {
+                    return v;
+                }
+            }
+        } catch (IOException e) {
+            // no version: fall through
+        }
+        // without Maven's properties (a shaded or repackaged jar), a build's own entries only
+        return "unknown-" + Integer.toHexString(Compiler.class.getProtectionDomain().getCodeSource() == null ? 0
+                : Compiler.class.getProtectionDomain().getCodeSource().getLocation().toString().hashCode());
+    }
+
+    /**
+     * Whether the folder may hold classes this process runs: made owner-only where missing, and
+     * neither it nor any folder above it writable or replaceable by another user
+     * ({@link TrustedDirectory}, the rule of the native library's cache).
+     */
+    static boolean usable(Path dir) {
+        try {
+            return TrustedDirectory.make(dir) == null;
+        } catch (IOException | RuntimeException e) { // no /proc, no POSIX attributes: not trusted
+            return false;
+        }
+    }
+
+    /** The entry of wasm in that file, or null when it is missing, damaged, foreign, unreadable or of other bytes. */
+    static Entry read(Path entry, byte[] wasm) {
+        byte[] all;
+        try (FileChannel ch = FileChannel.open(entry, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            long size = ch.size();
+            if (size < 24 || size > MAX_ENTRY_BYTES) {
+                return null;
+            }
+            if (!ownedByMeOnly(entry)) {
+                return null;
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) size);
+            while (b.hasRemaining() && ch.read(b) >= 0) {
+                // read it all
+            }
+            if (b.hasRemaining()) {
+                return null;
+            }
+            all = b.array();
+        } catch (IOException | RuntimeException e) { // unreadable, or no POSIX owner to check: not used
+            return null;
+        }
+        int body = all.length - 4;
+        CRC32C crc = new CRC32C();
+        crc.update(all, 0, body);
+        if ((int) crc.getValue() != ByteBuffer.wrap(all, body, 4).getInt()) {
+            return null;
+        }
+        Map<String, byte[]> classes = new LinkedHashMap<>();
+        Set<Integer> interpreted = new java.util.TreeSet<>();
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all, 0, body))) {
+            if (in.readInt() != MAGIC || in.readInt() != FORMAT) {
+                return null;
+            }
+            int wasmAt = 12, wasmLength = in.readInt();
+            if (wasmLength != wasm.length || wasmAt + wasmLength > body
+                    || !java.util.Arrays.equals(all, wasmAt, wasmAt + wasmLength, wasm, 0, wasm.length)) {
+                return null; // another wasm of the same checksum
+            }
+            in.skipNBytes(wasmLength);
+            int n = in.readInt();
+            if (n < 1 || n > 1_000_000) {
+                return null;
+            }
+            for (int i = 0; i < n; i++) {
+                String name = in.readUTF();
+                int len = in.readInt();
+                if (len < 0 || len > body) {
+                    return null;
+                }
+                byte[] bytes = new byte[len];
+                in.readFully(bytes);
+                classes.put(name, bytes);
+            }
+            int k = in.readInt();
+            if (k < 0 || k > 10_000_000) {
+                return null;
+            }
+            for (int i = 0; i < k; i++) {
+                interpreted.add(in.readInt());
+            }
+            if (in.available() != 0) {
+                return null;
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return classes.containsKey(MACHINE_CLASS) ? new Entry(classes, interpreted) : null;
+    }
+
+    private static Function<Instance, Machine> define(Map<String, byte[]> classes) {
+        try {
+            Class<?> machine = new Loader(classes).loadClass(MACHINE_CLASS);
+            MethodHandle ctor = MethodHandles.publicLookup().findConstructor(machine, MethodType.methodType(void.class, Instance.class));
+            return instance -> {
+                try {
+                    return (Machine) ctor.invoke(instance);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+            };
+        } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
+            return null;
+        }
+    }
+
+    /** A regular file (not a link) of this process's user that no one else may write to. */
+    private static boolean ownedByMeOnly(Path entry) throws IOException {
+        PosixFileAttributes a = Files.readAttributes(entry, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        int mode = (Integer) Files.getAttribute(entry, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+        int owner = (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        return a.isRegularFile() && (mode & 0022) == 0 && owner == (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    }
+
+    /**
+     * Writes an entry: to a temporary file in the folder, then renamed into place. Any failure
+     * (a full disk, a read-only folder) leaves no entry and is not an error: the cache is a saving.
+     */
+    static void write(Path dir, byte[] wasm, Map<String, byte[]> classes, Set<Integer> interpreted) {
+        if (!usable(dir)) {
+            return;
+        }
+        Path tmp = null;
+        try {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 20);
+            try (DataOutputStream out = new DataOutputStream(buf)) {
+                out.writeInt(MAGIC);
+                out.writeInt(FORMAT);
+                out.writeInt(wasm.length);
+                out.write(wasm);
+                out.writeInt(classes.size());
+                for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeInt(e.getValue().length);
+                    out.write(e.getValue());
+                }
+                out.writeInt(interpreted.size());
+                for (int f : new java.util.TreeSet<>(interpreted)) {
+                    out.writeInt(f);
+                }
+            }
+            byte[] body = buf.toByteArray();
+            CRC32C crc = new CRC32C();
+            crc.update(body);
+            tmp = Files.createTempFile(dir, ".tmp-", ".classes");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                ByteBuffer b = ByteBuffer.wrap(body);
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+                ByteBuffer t = ByteBuffer.allocate(4).putInt(0, (int) crc.getValue());
+                while (t.hasRemaining()) {
+                    ch.write(t);
+                }
+            }
+            try {
+                Files.move(tmp, dir.resolve(key(wasm)), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, dir.resolve(key(wasm)), StandardCopyOption.REPLACE_EXISTING);
+            }
+            tmp = null;
+        } catch (IOException | UncheckedIOException | SecurityException e) {
+            // not written: the next process compiles again
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException e) {
+                    // a stray temporary file, named so that it is never read as an entry
+                }
+            }
+        }
+    }
+
+    /** Defines a circuit's classes on first use, Chicory's runtime from the loader of this module. */
+    private static final class Loader extends ClassLoader {
+        private final Map<String, byte[]> classes;
+
+        Loader(Map<String, byte[]> classes) {
+            super("cuzk-circuit", CompiledCircuits.class.getClassLoader());
+            this.classes = classes;
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            byte[] b;
+            synchronized (classes) {
+                b = classes.remove(name); // defined once; the bytes are not needed after
+            }
+            if (b == null) {
+                throw new ClassNotFoundException(name);
+            }
+            return defineClass(name, b, 0, b.length);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.cuzk.witness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.runtime.Machine;
+import com.dylibso.chicory.wasm.Parser;
+import com.dylibso.chicory.wasm.WasmModule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cache of compiled circuits, on small hand-written modules (the circom circuits' whole path,
+ * cached and not, is checked against snarkjs in the tests module): a second load reads what the
+ * first wrote and runs the same; a damaged entry, a folder others may write to and an entry of
+ * another wasm are never what runs.
+ */
+class CompiledCircuitsTest {
+    @TempDir
+    Path tmp;
+
+    /** (module (func (export "f") (param i32 i32) (result i32) local.get 0 local.get 1 OP)) */
+    private static byte[] module(int op) {
+        return new byte[] {0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+            0x01, 0x07, 0x01, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f, // type: (i32, i32) -> i32
+            0x03, 0x02, 0x01, 0x00, // one function of that type
+            0x07, 0x05, 0x01, 0x01, 'f', 0x00, 0x00, // exported as "f"
+            0x0a, 0x09, 0x01, 0x07, 0x00, 0x20, 0x00, 0x20, 0x01, (byte) op, 0x0b}; // local.get 0, local.get 1, op, end
+    }
+
+    private static final int I32_ADD = 0x6a, I32_MUL = 0x6c;
+
+    private static long call(WasmModule m, Function<Instance, Machine> machines, long a, long b) {
+        Instance i = Instance.builder(m).withMachineFactory(machines).build();
+        return i.export("f").apply(a, b)[0];
+    }
+
+    private static List<Path> entries(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.toList();
+        }
+    }
+
+    @Test
+    void aSecondLoadRunsTheClassesTheFirstWrote() throws IOException {
+        Path dir = tmp.resolve("cache");
+        byte[] wasm = module(I32_ADD);
+        WasmModule m = Parser.parse(wasm);
+        assertNull(CompiledCircuits.lookup(dir, wasm), "an empty cache");
+        assertEquals(5, call(m, CompiledCircuits.compile(m, wasm, dir), 2, 3));
+        assertEquals(List.of(dir.resolve(CompiledCircuits.key(wasm))), entries(dir), "one entry, no temporary file left");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+        assertFalse(PosixFilePermissions.toString(Files.getPosixFilePermissions(entries(dir).get(0))).matches(".{4}w.*|.{7}w.*"));
+
+        CompiledCircuits.Entry hit = CompiledCircuits.lookup(dir, wasm);
+        assertNotNull(hit);
+        assertEquals(Set.of(), hit.interpreted());
+        assertEquals(5, call(m, hit.machines(), 2, 3));
+        // on the module without its function bodies, as a circuit from the cache runs
+        WasmModule shell = CompiledCircuits.shell(wasm, hit.interpreted());
+        assertTrue(shell.codeSection().getFunctionBody(0).instructions().size() <= 1, "the body is left out");
+        assertEquals(-7, (int) call(shell, hit.machines(), -10, 3));
+        assertEquals(9, call(shell, hit.machines(), 4, 5));
+        // an interpreted function keeps its body (the interpreter runs it)
+        WasmModule kept = CompiledCircuits.shell(wasm, Set.of(0));
+        assertEquals(m.codeSection().getFunctionBody(0).instructions().size(), kept.codeSection().getFunctionBody(0).instructions().size());
+        assertEquals(11, Instance.builder(kept).build().export("f").apply(5, 6)[0]);
+        // and bytes that are not a module, or one cut inside a section, are refused (by this class or Chicory's parser)
+        assertThrows(IllegalArgumentException.class, () -> CompiledCircuits.shell(new byte[] {1, 2, 3}, Set.of()));
+        Set<Integer> sectionEnds = Set.of(8, 17, 21, 28, wasm.length);
+        for (int length = 9; length < wasm.length; length++) {
+            if (sectionEnds.contains(length)) {
+                continue;
+            }
+            byte[] part = java.util.Arrays.copyOf(wasm, length);
+            int cut = wasm.length - length;
+            RuntimeException e = assertThrows(RuntimeException.class, () -> CompiledCircuits.shell(part, Set.of()), "cut by " + cut);
+            assertTrue(e instanceof IllegalArgumentException || e instanceof com.dylibso.chicory.wasm.ChicoryException, e.toString());
+        }
+    }
+
+    @Test
+    void anotherWasmHasAnotherEntry() throws IOException {
+        Path dir = tmp.resolve("cache");
+        byte[] add = module(I32_ADD), mul = module(I32_MUL);
+        assertNotEquals(CompiledCircuits.key(add), CompiledCircuits.key(mul));
+        assertTrue(CompiledCircuits.key(add).contains("-chicory-" + CompiledCircuits.COMPILER_VERSION + "-"), CompiledCircuits.key(add));
+        WasmModule ma = Parser.parse(add), mm = Parser.parse(mul);
+        CompiledCircuits.compile(ma, add, dir);
+        assertNull(CompiledCircuits.lookup(dir, mul));
+        assertEquals(6, call(mm, CompiledCircuits.compile(mm, mul, dir), 2, 3));
+        assertEquals(6, call(mm, CompiledCircuits.lookup(dir, mul).machines(), 2, 3));
+        assertEquals(5, call(ma, CompiledCircuits.lookup(dir, add).machines(), 2, 3));
+        assertEquals(2, entries(dir).size());
+        // an entry under another wasm's name (as if their checksums agreed) holds other bytes: not used
+        Files.copy(dir.resolve(CompiledCircuits.key(add)), dir.resolve(CompiledCircuits.key(mul)), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertNull(CompiledCircuits.lookup(dir, mul));
+    }
+
+    @Test
+    void aDamagedOrTruncatedEntryIsNeverUsed() throws IOException {
+        Path dir = tmp.resolve("cache");
+        byte[] wasm = module(I32_MUL);
+        WasmModule m = Parser.parse(wasm);
+        CompiledCircuits.compile(m, wasm, dir);
+        Path entry = dir.resolve(CompiledCircuits.key(wasm));
+        byte[] good = Files.readAllBytes(entry);
+        for (int at : new int[] {0, 9, good.length / 2, good.length - 40, good.length - 1}) {
+            byte[] bad = good.clone();
+            bad[at] ^= 0x10;
+            Files.write(entry, bad);
+            assertNull(CompiledCircuits.lookup(dir, wasm), "a flipped bit at " + at);
+            // compiled again, the entry is written anew
+            assertEquals(12, call(m, CompiledCircuits.compile(m, wasm, dir), 3, 4));
+            assertEquals(12, call(m, CompiledCircuits.lookup(dir, wasm).machines(), 3, 4), "rewritten after a flipped bit at " + at);
+        }
+        for (int len : new int[] {0, 10, good.length - 4, good.length - 1}) {
+            Files.write(entry, java.util.Arrays.copyOf(good, len));
+            assertNull(CompiledCircuits.read(entry, wasm), "cut to " + len + " bytes");
+        }
+        Files.write(entry, good);
+        assertEquals(12, call(m, CompiledCircuits.read(entry, wasm).machines(), 3, 4));
+    }
+
+    @Test
+    void aFolderOthersMayWriteIntoIsNotUsed() throws IOException {
+        Path dir = Files.createDirectory(tmp.resolve("shared"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        byte[] wasm = module(I32_ADD);
+        WasmModule m = Parser.parse(wasm);
+        assertEquals(5, call(m, CompiledCircuits.compile(m, wasm, dir), 2, 3));
+        assertEquals(List.of(), entries(dir), "nothing written into a folder others may write");
+        // an entry placed there (by anyone) is not read either
+        Path own = tmp.resolve("own");
+        CompiledCircuits.compile(m, wasm, own);
+        Files.copy(own.resolve(CompiledCircuits.key(wasm)), dir.resolve(CompiledCircuits.key(wasm)));
+        assertNull(CompiledCircuits.lookup(dir, wasm));
+        // and an entry others may write is not read from a good folder
+        Files.setPosixFilePermissions(own.resolve(CompiledCircuits.key(wasm)), PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertNull(CompiledCircuits.lookup(own, wasm));
+        // nor an entry reached through a link
+        Path link = tmp.resolve("linked");
+        Files.createDirectory(link, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.setPosixFilePermissions(own.resolve(CompiledCircuits.key(wasm)), PosixFilePermissions.fromString("rw-------"));
+        Files.createSymbolicLink(link.resolve(CompiledCircuits.key(wasm)), own.resolve(CompiledCircuits.key(wasm)));
+        assertNotNull(CompiledCircuits.lookup(own, wasm));
+        assertNull(CompiledCircuits.lookup(link, wasm));
+    }
+
+    @Test
+    void noneTurnsTheCacheOff() {
+        String before = System.getProperty(CompiledCircuits.PROPERTY);
+        try {
+            System.setProperty(CompiledCircuits.PROPERTY, "none");
+            assertNull(CompiledCircuits.folder());
+            System.setProperty(CompiledCircuits.PROPERTY, tmp.toString());
+            assertEquals(tmp, CompiledCircuits.folder());
+        } finally {
+            if (before == null) {
+                System.clearProperty(CompiledCircuits.PROPERTY);
+            } else {
+                System.setProperty(CompiledCircuits.PROPERTY, before);
+            }
+        }
+    }
+}

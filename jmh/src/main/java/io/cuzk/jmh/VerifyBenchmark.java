@@ -56,6 +56,9 @@ public class VerifyBenchmark {
     private Proof parsed;
     private List<VerificationKey> unprepared;
     private int next;
+    private List<Point> icPoints;
+    private List<BigInteger> icScalars;
+    private io.cuzk.FixedBases fixedIc;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -69,6 +72,8 @@ public class VerifyBenchmark {
             ic.add(rand(rnd, r));
             icPoints.add(Points.multiply(g1, ic.get(i)));
         }
+        this.icPoints = icPoints;
+        this.fixedIc = io.cuzk.FixedBases.of(icPoints);
         vk = new VerificationKey(curve, publicSignals, Points.multiply(g1, x), Points.multiply(g2, y), Points.multiply(g2, g),
                 Points.multiply(g2, d), icPoints);
         files = new ArrayList<>();
@@ -96,6 +101,12 @@ public class VerifyBenchmark {
         }
         random = new SecureRandom();
         parsed = parse(0);
+        icScalars = new ArrayList<>();
+        icScalars.add(BigInteger.ONE);
+        icScalars.addAll(parsed.publicSignals());
+        if (!fixedIc.sum(icScalars).equals(Points.sum(icPoints, icScalars))) {
+            throw new IllegalStateException("the two sums of L differ");
+        }
         if (!Groth16Verifier.verify(vk, parse(0)) || !Groth16Verifier.verifyBatch(vk, parseAll()).valid()) {
             throw new IllegalStateException("the made-up proofs do not verify");
         }
@@ -132,6 +143,21 @@ public class VerifyBenchmark {
     @Benchmark
     public boolean verifyParsed() {
         return Groth16Verifier.verify(vk, parsed);
+    }
+
+    /**
+     * L = IC[0] + sum s[i] IC[i + 1] over the key's multiples of its IC points ({@link io.cuzk.FixedBases}),
+     * as a verification does from a key's second one on.
+     */
+    @Benchmark
+    public Point linearCombinationFixed() {
+        return fixedIc.sum(icScalars);
+    }
+
+    /** The baseline of {@link #linearCombinationFixed}: the same sum by Straus's interleaving (a key's first verification). */
+    @Benchmark
+    public Point linearCombinationStraus() {
+        return Points.sum(icPoints, icScalars);
     }
 
     /**

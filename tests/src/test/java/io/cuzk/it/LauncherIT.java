@@ -1,5 +1,6 @@
 package io.cuzk.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -94,6 +95,43 @@ class LauncherIT {
                 work.resolve("out/public.json").toString(), work.resolve("out/proof.json").toString());
         assertEquals(0, v.exit(), v.out() + v.err());
         assertTrue(v.out().contains("OK!"), v.out());
+    }
+
+    /**
+     * wtns calculate of the bundled sample through the launcher, twice with an empty cache of
+     * compiled circuits: the first run compiles the circuit and leaves one entry (owner-only), the
+     * second runs from it without rewriting it (and with wtns's own AOT cache, whose notices would
+     * reach stderr); both write the sample's witness (snarkjs's) byte for byte.
+     */
+    @Test
+    void wtnsThroughTheLauncherKeepsTheCompiledCircuit(@TempDir Path work) throws IOException, InterruptedException {
+        Path sample = repo().resolve("samples/poseidon-bn254"), cache = work.resolve("cache");
+        byte[] expected = Files.readAllBytes(sample.resolve("witness.wtns"));
+        java.nio.file.attribute.FileTime written = null;
+        for (int run = 0; run < 2; run++) {
+            Path out = work.resolve("w" + run + ".wtns");
+            ProcessBuilder pb = new ProcessBuilder(repo().resolve("bin/cuzk").toString(), "wtns", "calculate",
+                    sample.resolve("circuit.wasm").toString(), sample.resolve("input.json").toString(), out.toString());
+            pb.environment().put("CUZK_JAVA_OPTS", "-Dcuzk.witness.cache=" + cache);
+            Process p = pb.start();
+            String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), stdout + err);
+            assertEquals("", err, "run " + run);
+            assertArrayEquals(expected, Files.readAllBytes(out), "run " + run);
+            java.util.List<Path> entries;
+            try (var list = Files.list(cache)) {
+                entries = list.toList();
+            }
+            assertEquals(1, entries.size(), entries.toString());
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(entries.get(0))));
+            java.nio.file.attribute.FileTime t = Files.getLastModifiedTime(entries.get(0));
+            if (written != null) {
+                assertEquals(written, t, "the second run read the entry, it did not write it again");
+            }
+            written = t;
+        }
     }
 
     /**

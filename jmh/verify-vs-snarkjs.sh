@@ -4,6 +4,9 @@
 # batch of 64, per curve), then the whole commands the way users run them, in alternating rounds
 # (the machine's speed drifts): `bin/cuzk verify` against `snarkjs groth16 verify`, and
 # `bin/cuzk wtns calculate` against `snarkjs wtns calculate`. Prints each round and the medians.
+# A circuit's first wtns run compiles it into the cache of compiled circuits (~/.cache/cuzk/wasm):
+# that run is timed once on its own (with the cache off), then one untimed run fills the cache and
+# the rounds time the later runs, as a user who calculates many witnesses of a circuit sees them.
 # Usage: jmh/verify-vs-snarkjs.sh <verification_key.json> <public.json> <proof.json> <circuit.wasm> <input.json> [rounds=5]
 # Needs: mvn -DskipTests package (jmh/target/benchmarks.jar), and npm install in tests/node.
 set -euo pipefail
@@ -17,6 +20,9 @@ snarkjs="node $root/tests/node/node_modules/snarkjs/build/cli.cjs"
 now() { date +%s%N; }
 "$java" --enable-native-access=ALL-UNNAMED -jar "$root/jmh/target/benchmarks.jar" VerifyBenchmark -wi 2 -i 3 -w 2s -r 3s -f 1 \
   | grep -E '^(Benchmark|VerifyBenchmark)'
+t0=$(now); CUZK_JAVA_OPTS="${CUZK_JAVA_OPTS:-} -Dcuzk.witness.cache=none" "$root/bin/cuzk" wtns calculate "$wasm" "$input" "$out/c.wtns"; t1=$(now)
+echo "wtns calculate, a circuit's first run (it compiles; cache off): $(( (t1 - t0) / 1000000 )) ms"
+"$root/bin/cuzk" wtns calculate "$wasm" "$input" "$out/c.wtns" # fills the cache of compiled circuits
 cv=(); sv=(); cw=(); sw=()
 for r in $(seq 1 "$rounds"); do
   t0=$(now); "$root/bin/cuzk" verify -q "$vk" "$pub" "$proof"; t1=$(now)

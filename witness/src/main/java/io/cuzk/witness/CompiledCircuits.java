@@ -161,7 +161,7 @@ final class CompiledCircuits {
             int id = wasm[at[0]++] & 0xff;
             int size = (int) leb(wasm, at);
             int payload = at[0];
-            if (size < 0 || payload + size > wasm.length) {
+            if (size < 0 || size > wasm.length - payload) {
                 throw new IllegalArgumentException("section " + id + " runs past the end");
             }
             at[0] = payload + size;
@@ -179,7 +179,7 @@ final class CompiledCircuits {
             for (long f = 0; f < count; f++) {
                 int bodyAt = c[0];
                 int bodySize = (int) leb(wasm, c);
-                if (bodySize < 0 || c[0] + bodySize > at[0]) {
+                if (bodySize < 0 || bodySize > at[0] - c[0]) {
                     throw new IllegalArgumentException("function body " + f + " runs past its section");
                 }
                 c[0] += bodySize;

@@ -55,7 +55,8 @@ public final class WitnessCalculator {
 
     /**
      * A circuit.wasm parsed and compiled to JVM bytecode once (the costly step: about a second for
-     * a megabyte of wasm); thread-safe. Each {@link #newCalculator} is a fresh WebAssembly
+     * a megabyte of wasm, the first time a circuit is seen; see {@link #load} for the cache of
+     * compiled circuits); thread-safe. Each {@link #newCalculator} is a fresh WebAssembly
      * instance (its own memory) running the shared compiled code.
      */
     public static final class Circuit {
@@ -76,9 +77,10 @@ public final class WitnessCalculator {
         }
 
         /**
-         * Parses and compiles a circuit.wasm. The compiled classes are kept on disk, named by the
-         * wasm's SHA-256, and later loads of the same wasm (in any process of this user) define them
-         * from there instead of compiling again, and skip decoding the function bodies they replace:
+         * Parses and compiles a circuit.wasm. The compiled classes are kept on disk with the wasm
+         * they were made from, and later loads of the same bytes (in any process of this user)
+         * define them from there instead of compiling again, and skip decoding the function bodies
+         * they replace (0.26 s instead of 1.2 s for the bundled sample's 1.7 MB, as a command):
          * {@code -Dcuzk.witness.cache=DIR} sets the folder (default
          * {@code $XDG_CACHE_HOME/cuzk/wasm} or {@code ~/.cache/cuzk/wasm}), {@code =none} turns it
          * off.

@@ -28,7 +28,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -44,7 +43,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.zip.CRC32C;
@@ -80,6 +78,8 @@ final class CompiledCircuits {
     private static final int MAGIC = 0x43_5A_57_43; // "CZWC"
     /** The class the compiler names the machine (it has a constructor taking the Instance). */
     private static final String MACHINE_CLASS = "io.cuzk.witness.compiled.CircuitMachine";
+    /** The package of the compiled classes (the machine's name is their prefix). */
+    private static final String PACKAGE = "io.cuzk.witness.compiled.";
     /** An entry bigger than this is not a cache entry of ours (poseidon's: its 1.7 MB of wasm and 0.7 MB of classes). */
     private static final long MAX_ENTRY_BYTES = 1L << 30;
 
@@ -263,26 +263,13 @@ final class CompiledCircuits {
         return String.format("%08x-%d-chicory-%s-%d.classes", crc.getValue(), wasm.length, COMPILER_VERSION, FORMAT);
     }
 
-    /** Chicory's compiler version, from its jar's Maven properties (else "unknown-" and its jar's location: entries of that jar only). */
-    static final String COMPILER_VERSION = compilerVersion();
-
-    private static String compilerVersion() {
-        try (InputStream in = Compiler.class.getResourceAsStream("/META-INF/maven/com.dylibso.chicory/compiler/pom.properties")) {
-            if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                String v = p.getProperty("version");
-                if (v != null && v.matches("[0-9A-Za-z.+_-]{1,40}")) {
-                    return v;
-                }
-            }
-        } catch (IOException e) {
-            // no version: fall through
-        }
-        // without Maven's properties (a shaded or repackaged jar), a build's own entries only
-        return "unknown-" + Integer.toHexString(Compiler.class.getProtectionDomain().getCodeSource() == null ? 0
-                : Compiler.class.getProtectionDomain().getCodeSource().getLocation().toString().hashCode());
-    }
+    /**
+     * The Chicory compiler's version, the one the build depends on (CompiledCircuitsTest checks it
+     * against the jar's Maven properties). A constant: reading the properties at run time is a
+     * resource lookup that opens every jar of the class path up to Chicory's, and loads the
+     * compiler with its ASM classes, which a circuit loaded from the cache never needs.
+     */
+    static final String COMPILER_VERSION = "1.5.1";
 
     /**
      * Whether the folder may hold classes this process runs: made owner-only where missing, and
@@ -460,6 +447,28 @@ final class CompiledCircuits {
         Loader(Map<String, byte[]> classes) {
             super("cuzk-circuit", CompiledCircuits.class.getClassLoader());
             this.classes = classes;
+        }
+
+        /**
+         * The circuit's own classes (its package) are defined here without asking the parent first:
+         * the application class loader would search every jar of the class path for each of them
+         * (about 30 ms of a command's start for poseidon's classes).
+         */
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.startsWith(PACKAGE)) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    c = findClass(name);
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
+            }
         }
 
         @Override

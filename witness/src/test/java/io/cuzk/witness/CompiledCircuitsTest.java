@@ -161,6 +161,19 @@ class CompiledCircuitsTest {
         assertNull(CompiledCircuits.lookup(link, wasm));
     }
 
+    /** The version in the entries' names is the one of the Chicory compiler on the class path. */
+    @Test
+    void theCompilerVersionIsTheOneOnTheClassPath() throws IOException {
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.InputStream in = com.dylibso.chicory.compiler.internal.Compiler.class
+                .getResourceAsStream("/META-INF/maven/com.dylibso.chicory/compiler/pom.properties")) {
+            assertNotNull(in, "Chicory's compiler jar has its Maven properties");
+            p.load(in);
+        }
+        assertEquals(p.getProperty("version"), CompiledCircuits.COMPILER_VERSION,
+                "bump CompiledCircuits.COMPILER_VERSION with Chicory's version");
+    }
+
     @Test
     void noneTurnsTheCacheOff() {
         String before = System.getProperty(CompiledCircuits.PROPERTY);

@@ -14,22 +14,14 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.commons.lang3.StringUtils;
 import org.apache.commons.lang3.SystemUtils;
 
@@ -229,16 +221,7 @@ public final class NativeLibrary {
 
     /** The cache folder: the property's, else under XDG_CACHE_HOME or ~/.cache; null for none. */
     static Path cacheDir() {
-        String prop = System.getProperty(CACHE_PROPERTY);
-        if (prop != null) {
-            return StringUtils.isBlank(prop) || prop.equalsIgnoreCase("none") ? null : Path.of(prop);
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (StringUtils.isNotBlank(xdg) && Path.of(xdg).isAbsolute()) {
-            return Path.of(xdg, "cuzk", "native");
-        }
-        String home = SystemUtils.USER_HOME;
-        return StringUtils.isBlank(home) ? null : Path.of(home, ".cache", "cuzk", "native");
+        return TrustedDirectory.cacheFolder(CACHE_PROPERTY, "native");
     }
 
     // ---- a file the user named ------------------------------------------------------------------
@@ -361,30 +344,13 @@ public final class NativeLibrary {
                     + CACHE_PROPERTY + "=none");
         }
         Path file = dir.resolve(fileName);
-        byte[] cached = readNoFollow(file);
+        byte[] cached = TrustedDirectory.readFile(file, Integer.MAX_VALUE - 16); // missing, a link, not ours: written anew below
         if (cached != null && sha256(cached).equals(sha256)) {
             return new Checked(cached, file);
         }
         byte[] bytes = inflate(url, sha256);
-        write(dir, file, bytes);
+        TrustedDirectory.replaceFile(file, bytes); // unwritten, it only costs the next process the inflation
         return new Checked(bytes, file);
-    }
-
-    /** The bytes of a regular file read without following a link; null if there is none (or it is a link). */
-    private static byte[] readNoFollow(Path file) {
-        try (SeekableByteChannel ch = Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
-            long size = ch.size();
-            if (size > Integer.MAX_VALUE - 16) {
-                return null;
-            }
-            ByteBuffer b = ByteBuffer.allocate((int) size);
-            while (b.hasRemaining() && ch.read(b) > 0) {
-                // keep reading
-            }
-            return b.hasRemaining() ? null : b.array();
-        } catch (IOException e) {
-            return null; // missing, a link (ELOOP), unreadable: written anew below
-        }
     }
 
     /** The jar entry's bytes, checked against the packed digest. */
@@ -401,31 +367,6 @@ public final class NativeLibrary {
                     + "): the jar is damaged");
         }
         return bytes;
-    }
-
-    /** Writes the cache's copy: a new file of our own, then renamed over the old one. */
-    private static void write(Path dir, Path file, byte[] bytes) {
-        Path tmp = dir.resolve(file.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
-        try {
-            try (SeekableByteChannel ch = Files.newByteChannel(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                    LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-                ByteBuffer b = ByteBuffer.wrap(bytes);
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (FileAlreadyExistsException | NoSuchFileException e) {
-            // another process is writing it, or removed the folder: this process loads from memory anyway
-        } catch (IOException | UnsupportedOperationException e) {
-            // an unwritable cache only costs the next process the inflation
-        } finally {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException e) {
-                // nothing more to do
-            }
-        }
     }
 
     static String sha256(byte[] bytes) {

@@ -1,15 +1,22 @@
 package io.cuzk.internal;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.commons.lang3.StringUtils;
+import org.apache.commons.lang3.SystemUtils;
 
 /**
  * A folder another local user cannot write into, nor swap for one of their own: what a folder must
@@ -27,8 +34,78 @@ public final class TrustedDirectory {
     static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
 
+    /**
+     * A cache's folder: the one the system property names ({@code none} or blank: no cache, null),
+     * else {@code $XDG_CACHE_HOME/cuzk/<name>}, else {@code ~/.cache/cuzk/<name>}; null where no
+     * home is known. The rule of every cuzk cache (the native library's, the compiled circuits').
+     */
+    public static Path cacheFolder(String property, String name) {
+        String prop = System.getProperty(property);
+        if (prop != null) {
+            return StringUtils.isBlank(prop) || prop.equalsIgnoreCase("none") ? null : Path.of(prop);
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (StringUtils.isNotBlank(xdg) && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg, "cuzk", name);
+        }
+        String home = SystemUtils.USER_HOME;
+        return StringUtils.isBlank(home) || home.equals("?") ? null : Path.of(home, ".cache", "cuzk", name);
+    }
+
+    /**
+     * Writes a cache file: a new owner-only file of our own beside it (never an existing one, never
+     * through a link), then renamed over it, so that a reader sees the old file or the whole new
+     * one. Any failure (another process writing it, a full disk, a removed folder) leaves no file
+     * and is not an error: a cache only saves work. True when the file was written.
+     */
+    public static boolean replaceFile(Path file, byte[] bytes) {
+        Path tmp = file.resolveSibling(file.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
+        try {
+            try (SeekableByteChannel ch = Files.newByteChannel(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    NOFOLLOW), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+                ByteBuffer b = ByteBuffer.wrap(bytes);
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return true;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException e) {
+                // nothing more to do: the name ends in .part, never read as a cache file
+            }
+        }
+    }
+
+    /**
+     * The bytes of a cache file, or null when there is none, it is a link (not followed), it holds
+     * more than maxBytes, it belongs to another user or another user may write to it, or it cannot
+     * be read: what a cache then makes again.
+     */
+    public static byte[] readFile(Path file, long maxBytes) {
+        try (SeekableByteChannel ch = Files.newByteChannel(file, Set.of(StandardOpenOption.READ, NOFOLLOW))) {
+            int mode = (Integer) Files.getAttribute(file, "unix:mode", NOFOLLOW);
+            int owner = (Integer) Files.getAttribute(file, "unix:uid", NOFOLLOW);
+            long size = ch.size();
+            if ((mode & 0022) != 0 || owner != myUid() || size > maxBytes || size > Integer.MAX_VALUE - 16) {
+                return null;
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) size);
+            while (b.hasRemaining() && ch.read(b) > 0) {
+                // keep reading
+            }
+            return b.hasRemaining() ? null : b.array();
+        } catch (IOException | RuntimeException e) { // missing, a link (ELOOP), unreadable, no POSIX owner
+            return null;
+        }
+    }
+
     /** This process's user id (from /proc, the only portable way without a native call). */
-    static int myUid() throws IOException {
+    public static int myUid() throws IOException {
         return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
     }
 

@@ -28,19 +28,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -239,21 +231,9 @@ final class CompiledCircuits {
         } while (v != 0);
     }
 
-    /** The cache's folder; null when it is off or no home is known. */
+    /** The cache's folder (the rule of cuzk's caches, {@link TrustedDirectory#cacheFolder}); null when it is off or no home is known. */
     static Path folder() {
-        String p = System.getProperty(PROPERTY);
-        if (p != null && !p.isBlank()) {
-            return p.equalsIgnoreCase("none") || p.equalsIgnoreCase("off") ? null : Path.of(p);
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && xdg.startsWith("/")) {
-            return Path.of(xdg, "cuzk", "wasm");
-        }
-        String home = System.getProperty("user.home");
-        if (home == null || home.isBlank() || home.equals("?")) {
-            return null;
-        }
-        return Path.of(home, ".cache", "cuzk", "wasm");
+        return TrustedDirectory.cacheFolder(PROPERTY, "wasm");
     }
 
     /** The entry's file name: the wasm's CRC-32C and length, the compiler's version. */
@@ -286,24 +266,8 @@ final class CompiledCircuits {
 
     /** The entry of wasm in that file, or null when it is missing, damaged, foreign, unreadable or of other bytes. */
     static Entry read(Path entry, byte[] wasm) {
-        byte[] all;
-        try (FileChannel ch = FileChannel.open(entry, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            long size = ch.size();
-            if (size < 24 || size > MAX_ENTRY_BYTES) {
-                return null;
-            }
-            if (!ownedByMeOnly(entry)) {
-                return null;
-            }
-            ByteBuffer b = ByteBuffer.allocate((int) size);
-            while (b.hasRemaining() && ch.read(b) >= 0) {
-                // read it all
-            }
-            if (b.hasRemaining()) {
-                return null;
-            }
-            all = b.array();
-        } catch (IOException | RuntimeException e) { // unreadable, or no POSIX owner to check: not used
+        byte[] all = TrustedDirectory.readFile(entry, MAX_ENTRY_BYTES); // not a link, ours alone
+        if (all == null || all.length < 24) {
             return null;
         }
         int body = all.length - 4;
@@ -372,72 +336,41 @@ final class CompiledCircuits {
         }
     }
 
-    /** A regular file (not a link) of this process's user that no one else may write to. */
-    private static boolean ownedByMeOnly(Path entry) throws IOException {
-        PosixFileAttributes a = Files.readAttributes(entry, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        int mode = (Integer) Files.getAttribute(entry, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-        int owner = (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-        return a.isRegularFile() && (mode & 0022) == 0 && owner == (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    }
-
     /**
-     * Writes an entry: to a temporary file in the folder, then renamed into place. Any failure
-     * (a full disk, a read-only folder) leaves no entry and is not an error: the cache is a saving.
+     * Writes an entry (renamed into place, {@link TrustedDirectory#replaceFile}), into a folder
+     * that may hold it only. Any failure (a full disk, a read-only folder) leaves no entry and is
+     * not an error: the cache is a saving.
      */
     static void write(Path dir, byte[] wasm, Map<String, byte[]> classes, Set<Integer> interpreted) {
         if (!usable(dir)) {
             return;
         }
-        Path tmp = null;
-        try {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 20);
-            try (DataOutputStream out = new DataOutputStream(buf)) {
-                out.writeInt(MAGIC);
-                out.writeInt(FORMAT);
-                out.writeInt(wasm.length);
-                out.write(wasm);
-                out.writeInt(classes.size());
-                for (Map.Entry<String, byte[]> e : classes.entrySet()) {
-                    out.writeUTF(e.getKey());
-                    out.writeInt(e.getValue().length);
-                    out.write(e.getValue());
-                }
-                out.writeInt(interpreted.size());
-                for (int f : new java.util.TreeSet<>(interpreted)) {
-                    out.writeInt(f);
-                }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(wasm.length + (1 << 20));
+        CRC32C crc = new CRC32C();
+        try (DataOutputStream out = new DataOutputStream(new java.util.zip.CheckedOutputStream(buf, crc))) {
+            out.writeInt(MAGIC);
+            out.writeInt(FORMAT);
+            out.writeInt(wasm.length);
+            out.write(wasm);
+            out.writeInt(classes.size());
+            for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeInt(e.getValue().length);
+                out.write(e.getValue());
             }
-            byte[] body = buf.toByteArray();
-            CRC32C crc = new CRC32C();
-            crc.update(body);
-            tmp = Files.createTempFile(dir, ".tmp-", ".classes");
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ByteBuffer b = ByteBuffer.wrap(body);
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
-                ByteBuffer t = ByteBuffer.allocate(4).putInt(0, (int) crc.getValue());
-                while (t.hasRemaining()) {
-                    ch.write(t);
-                }
+            out.writeInt(interpreted.size());
+            for (int f : new java.util.TreeSet<>(interpreted)) {
+                out.writeInt(f);
             }
-            try {
-                Files.move(tmp, dir.resolve(key(wasm)), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, dir.resolve(key(wasm)), StandardCopyOption.REPLACE_EXISTING);
-            }
-            tmp = null;
-        } catch (IOException | UncheckedIOException | SecurityException e) {
-            // not written: the next process compiles again
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException e) {
-                    // a stray temporary file, named so that it is never read as an entry
-                }
-            }
+        } catch (IOException e) {
+            return; // only a class name over 64 KB fails here: not cached
         }
+        int sum = (int) crc.getValue();
+        buf.write(sum >>> 24);
+        buf.write(sum >>> 16);
+        buf.write(sum >>> 8);
+        buf.write(sum);
+        TrustedDirectory.replaceFile(dir.resolve(key(wasm)), buf.toByteArray());
     }
 
     /** Defines a circuit's classes on first use, Chicory's runtime from the loader of this module. */

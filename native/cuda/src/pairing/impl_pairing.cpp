@@ -60,18 +60,19 @@ void pairing_product(const void* g1, const void* g2, uint64_t n, void* out, uint
     if (is_one != nullptr) *is_one = f.is_one() ? 1 : 0;
 }
 
-// One G2 point's prepared lines: this header, then Pairing<T>::LINES lines (three Fp2 each).
+// One G2 point's prepared lines: this header, then Pairing<T>::LINES normalized lines (two Fp2
+// each: Pairing<T>::NLine).
 struct PreparedHeader {
     uint64_t magic;  // PREPARED_MAGIC
     uint64_t curve;
     uint64_t lines;  // Pairing<T>::LINES
     uint64_t live;   // 0 for a point at infinity (no lines follow, the space is zero)
 };
-constexpr uint64_t PREPARED_MAGIC = 0x454e494c4b5a5543ull;  // "CUZKLINE"
+constexpr uint64_t PREPARED_MAGIC = 0x324e4c4e4b5a5543ull;  // "CUZKNLN2": normalized lines
 
 template <class T>
 constexpr uint64_t prepared_bytes() {
-    return sizeof(PreparedHeader) + (uint64_t)Pairing<T>::LINES * sizeof(typename Pairing<T>::Line);
+    return sizeof(PreparedHeader) + (uint64_t)Pairing<T>::LINES * sizeof(typename Pairing<T>::NLine);
 }
 
 template <class T>
@@ -91,14 +92,17 @@ void prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* by
         auto* h = reinterpret_cast<PreparedHeader*>(at);
         std::memset(at, 0, each);
         *h = {PREPARED_MAGIC, curve, (uint64_t)P::LINES, q[k].is_inf() ? 0u : 1u};
-        if (h->live) P::prepare(q[k], reinterpret_cast<typename P::Line*>(h + 1));
+        if (h->live) {
+            require(P::prepare(q[k], reinterpret_cast<typename P::NLine*>(h + 1)),
+                    "point " + std::to_string(k) + " is not a G2 point of order r (a line of its loop is degenerate)");
+        }
     }
 }
 
 // The k-th point's lines in prepared (null for a point at infinity), after checking that they
 // are what prepare() wrote for this curve: its header, and every coefficient below p.
 template <class T>
-const typename Pairing<T>::Line* prepared_lines(uint32_t curve, const void* prepared, uint64_t k) {
+const typename Pairing<T>::NLine* prepared_lines(uint32_t curve, const void* prepared, uint64_t k) {
     using P = Pairing<T>;
     using Fp = typename T::Fp;
     const auto* at = static_cast<const unsigned char*>(prepared) + k * prepared_bytes<T>();
@@ -109,18 +113,18 @@ const typename Pairing<T>::Line* prepared_lines(uint32_t curve, const void* prep
     require(h->curve == curve, which + ": prepared for another curve");
     if (!h->live) return nullptr;
     const auto* words = reinterpret_cast<const uint64_t*>(h + 1);
-    constexpr int per_line = (int)(sizeof(typename P::Line) / sizeof(uint64_t));
+    constexpr int per_line = (int)(sizeof(typename P::NLine) / sizeof(uint64_t));
     for (int i = 0; i < P::LINES * per_line; i += Fp::N) {
         require(Fp::is_canonical(words + i), which + ": a coefficient is not below p (not lines from cuzk_g2_prepare)");
     }
-    return reinterpret_cast<const typename P::Line*>(h + 1);
+    return reinterpret_cast<const typename P::NLine*>(h + 1);
 }
 
 template <class T>
 void check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
                     uint64_t n_fixed, const void* factor, uint32_t* is_one) {
     using P = Pairing<T>;
-    std::vector<const typename P::Line*> lines(n_fixed);
+    std::vector<const typename P::NLine*> lines(n_fixed);
     for (uint64_t k = 0; k < n_fixed; k++) lines[k] = prepared_lines<T>(curve, prepared, k);
     HostArray<typename P::G1A> c1, cf;
     HostArray<typename P::G2A> c2;

@@ -241,6 +241,39 @@ class PairingTest {
         }
     }
 
+    /**
+     * Products of many pairs (from 8 on the loop keeps their points affine, below projective)
+     * equal e(G1, G2) to the sum of their exponents, computed by one pair's loop (whose values
+     * equal @noble/curves', above); with a pair at infinity among them and a prepared pair beside.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void manyPairsEqualOnePairOfTheirExponent(Curve c) {
+        Random rnd = new Random(11 + c.ordinal());
+        Point g = Points.generator(c, Group.G1), h = Points.generator(c, Group.G2);
+        for (int n : new int[] {7, 8, 9, 24}) {
+            List<Point> g1 = new java.util.ArrayList<>(), g2 = new java.util.ArrayList<>();
+            BigInteger sum = BigInteger.ZERO;
+            for (int i = 0; i < n; i++) {
+                BigInteger a = new BigInteger(250, rnd), b = new BigInteger(250, rnd);
+                if (i == n / 2) { // left out: its G1 point at infinity
+                    g1.add(Point.infinity(c, Group.G1));
+                } else {
+                    g1.add(Points.multiply(g, a));
+                    sum = sum.add(a.multiply(b));
+                }
+                g2.add(Points.multiply(h, b));
+            }
+            BigInteger e = sum.mod(c.r());
+            assertArrayEquals(Pairing.product(List.of(Points.multiply(g, e)), List.of(h)), Pairing.product(g1, g2), n + " pairs");
+            // with e(-eG1, G2) prepared the product is one; with e(-(e+1)G1, G2) it is not
+            Pairing.PreparedG2 fixed = Pairing.prepare(List.of(h));
+            assertTrue(Pairing.isOne(g1, g2, List.of(Points.multiply(g, e).negated()), fixed, null), n + " pairs and a prepared one");
+            assertFalse(Pairing.isOne(g1, g2, List.of(Points.multiply(g, e.add(BigInteger.ONE)).negated()), fixed, null),
+                    n + " pairs, off by one");
+        }
+    }
+
     static BigInteger big(JsonNode a, int i) {
         return new BigInteger(a.get(i).asText());
     }

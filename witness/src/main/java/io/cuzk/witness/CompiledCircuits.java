@@ -136,17 +136,22 @@ final class CompiledCircuits {
      * were compiled. A malformed wasm is an {@link IllegalArgumentException} or a ChicoryException.
      */
     static WasmModule shell(byte[] wasm, Set<Integer> interpreted) {
+        return shell(wasm, () -> interpreted);
+    }
+
+    /**
+     * {@link #shell(byte[], Set)} with the interpreted functions known later: the sections before
+     * and after the code are parsed first, then interpreted is asked for the functions whose bodies
+     * to keep (it may wait: the cache's entry is read meanwhile) and the code is parsed; null when
+     * it gives null (no entry: the shell is not needed).
+     */
+    static WasmModule shell(byte[] wasm, java.util.function.Supplier<Set<Integer>> interpreted) {
         if (wasm.length < 8 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
             throw new IllegalArgumentException("not a WebAssembly module");
         }
-        int[] importedFunctions = {0};
-        Parser.builder().includeSectionId(SectionId.IMPORT).build().parse(new ByteArrayInputStream(wasm), section -> {
-            if (section instanceof ImportSection imports) {
-                importedFunctions[0] = imports.count(ExternalType.FUNCTION);
-            }
-        });
-        ByteArrayOutputStream out = new ByteArrayOutputStream(wasm.length);
-        out.write(wasm, 0, 8);
+        ByteArrayOutputStream rest = new ByteArrayOutputStream(wasm.length);
+        rest.write(wasm, 0, 8);
+        int codeAt = -1, codeEnd = -1;
         int[] at = {8};
         while (at[0] < wasm.length) {
             int start = at[0];
@@ -157,39 +162,57 @@ final class CompiledCircuits {
                 throw new IllegalArgumentException("section " + id + " runs past the end");
             }
             at[0] = payload + size;
-            if (id == SectionId.CUSTOM) {
-                continue;
+            if (id == SectionId.CODE) {
+                codeAt = payload;
+                codeEnd = at[0];
+            } else if (id != SectionId.CUSTOM) {
+                rest.write(wasm, start, at[0] - start);
             }
-            if (id != SectionId.CODE) {
-                out.write(wasm, start, at[0] - start);
-                continue;
-            }
+        }
+        WasmModule.Builder module = WasmModule.builder().withValidation(false);
+        int[] importedFunctions = {0};
+        parseInto(rest.toByteArray(), module, importedFunctions);
+        Set<Integer> keep = interpreted.get();
+        if (keep == null) {
+            return null;
+        }
+        if (codeAt >= 0) {
             ByteArrayOutputStream code = new ByteArrayOutputStream();
-            int[] c = {payload};
+            int[] c = {codeAt};
             long count = leb(wasm, c);
             writeLeb(code, count);
             for (long f = 0; f < count; f++) {
                 int bodyAt = c[0];
                 int bodySize = (int) leb(wasm, c);
-                if (bodySize < 0 || bodySize > at[0] - c[0]) {
+                if (bodySize < 0 || bodySize > codeEnd - c[0]) {
                     throw new IllegalArgumentException("function body " + f + " runs past its section");
                 }
                 c[0] += bodySize;
-                if (interpreted.contains((int) (importedFunctions[0] + f))) {
+                if (keep.contains((int) (importedFunctions[0] + f))) {
                     code.write(wasm, bodyAt, c[0] - bodyAt);
                 } else {
                     code.write(new byte[] {2, 0, 0x0b}, 0, 3); // two bytes: no locals, end
                 }
             }
-            out.write(SectionId.CODE);
-            writeLeb(out, code.size());
-            out.write(code.toByteArray(), 0, code.size());
+            ByteArrayOutputStream codeOnly = new ByteArrayOutputStream(code.size() + 16);
+            codeOnly.write(wasm, 0, 8);
+            codeOnly.write(SectionId.CODE);
+            writeLeb(codeOnly, code.size());
+            codeOnly.write(code.toByteArray(), 0, code.size());
+            parseInto(codeOnly.toByteArray(), module, importedFunctions);
         }
-        WasmModule.Builder module = WasmModule.builder().withValidation(false);
-        Parser.builder().build().parse(new ByteArrayInputStream(out.toByteArray()), section -> {
+        return module.build();
+    }
+
+    /** The sections of a module's bytes, set on module; importedFunctions[0] set from its imports. */
+    private static void parseInto(byte[] bytes, WasmModule.Builder module, int[] importedFunctions) {
+        Parser.builder().build().parse(new ByteArrayInputStream(bytes), section -> {
             switch (section) {
                 case TypeSection t -> module.setTypeSection(t);
-                case ImportSection t -> module.setImportSection(t);
+                case ImportSection t -> {
+                    module.setImportSection(t);
+                    importedFunctions[0] = t.count(ExternalType.FUNCTION);
+                }
                 case FunctionSection t -> module.setFunctionSection(t);
                 case TableSection t -> module.setTableSection(t);
                 case MemorySection t -> module.setMemorySection(t);
@@ -204,7 +227,6 @@ final class CompiledCircuits {
                 default -> { }
             }
         });
-        return module.build();
     }
 
     /** An unsigned LEB128 number at at[0] (moved past it). */

@@ -95,18 +95,28 @@ public final class WitnessCalculator {
                 return new Circuit(name, parse(name, wasm), null, false);
             }
             java.nio.file.Path dir = CompiledCircuits.folder();
-            CompiledCircuits.Entry hit = CompiledCircuits.lookup(dir, wasm);
-            if (hit != null) {
-                // the module without the compiled bodies is parsed on a second thread (most of a load)
-                // while this one defines the classes and readies the input's JSON reader
-                java.util.concurrent.CompletableFuture<WasmModule> shell = new java.util.concurrent.CompletableFuture<>();
+            // the module without the compiled bodies is parsed on a second thread (most of a load):
+            // its sections but the code while this one reads the cache's entry, then the bodies the
+            // entry leaves to the interpreter, while this one defines the classes and readies the
+            // input's JSON reader
+            java.util.concurrent.CompletableFuture<java.util.Set<Integer>> keep = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<WasmModule> shell = new java.util.concurrent.CompletableFuture<>();
+            if (dir != null) {
                 Thread.ofPlatform().name("cuzk-wasm-shell").daemon().start(() -> {
                     try {
-                        shell.complete(CompiledCircuits.shell(wasm, hit.interpreted()));
+                        shell.complete(CompiledCircuits.shell(wasm, keep::join));
                     } catch (Throwable t) {
                         shell.completeExceptionally(t);
                     }
                 });
+            }
+            CompiledCircuits.Entry hit = null;
+            try {
+                hit = CompiledCircuits.lookup(dir, wasm);
+            } finally {
+                keep.complete(hit == null ? null : hit.interpreted()); // null: the shell thread stops
+            }
+            if (hit != null) {
                 java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines = hit.machines();
                 java.util.Objects.requireNonNull(JSON); // the calculator's class initialised meanwhile
                 WasmModule module = null;

@@ -80,7 +80,7 @@ public final class WitnessCalculator {
          * Parses and compiles a circuit.wasm. The compiled classes are kept on disk with the wasm
          * they were made from, and later loads of the same bytes (in any process of this user)
          * define them from there instead of compiling again, and skip decoding the function bodies
-         * they replace (0.26 s instead of 1.2 s for the bundled sample's 1.7 MB, as a command):
+         * they replace (0.29 s instead of 1.2 s for the bundled sample's 1.7 MB, as a command):
          * {@code -Dcuzk.witness.cache=DIR} sets the folder (default
          * {@code $XDG_CACHE_HOME/cuzk/wasm} or {@code ~/.cache/cuzk/wasm}), {@code =none} turns it
          * off.

@@ -25,6 +25,7 @@
 // pairing cubed, as blst and gnark compute it).
 #pragma once
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "cuzk/curve.hpp"
@@ -509,14 +510,21 @@ struct Pairing {
     // AFFINE_MIN pairs on, their running points are affine and each step's slopes share one
     // inversion (Montgomery's trick), so that a pair's step costs about three quarters of its
     // projective one: a batch verification's many pairs.
+    //
+    // With member non-null, member[i] tells whether q[i] is in G2 (the subgroup of order r), from
+    // the point its loop ended on (end_in_g2): 1 in, 0 not, 2 for a pair left out of the loop (not
+    // known here; a point at infinity is in G2).
     static F12 miller_loop(const G1A* p, const G2A* q, std::size_t n, const G1A* pf = nullptr, const NLine* const* lines = nullptr,
-                           std::size_t nf = 0) {
+                           std::size_t nf = 0, uint8_t* member = nullptr) {
         std::vector<std::size_t> live, fixed;
         for (std::size_t i = 0; i < n; i++) {
             if (!p[i].is_inf() && !q[i].is_inf()) live.push_back(i);
         }
         for (std::size_t k = 0; k < nf; k++) {
             if (!pf[k].is_inf() && lines[k] != nullptr) fixed.push_back(k);
+        }
+        if (member != nullptr) {
+            for (std::size_t i = 0; i < n; i++) member[i] = q[i].is_inf() ? 1 : 2;
         }
         if (live.empty() && fixed.empty()) return F12::one();
         const std::size_t m = live.size();
@@ -526,9 +534,10 @@ struct Pairing {
         std::vector<PFactors> pp(ps.size());
         factors(ps.data(), ps.size(), pp.data());
         F12 f = F12::one();
-        if (!(m >= AFFINE_MIN && affine_loop(f, q, live, pp.data(), lines, fixed))) {
+        std::vector<Proj> r;
+        if (!(m >= AFFINE_MIN && affine_loop(f, q, live, pp.data(), lines, fixed, r))) {
             f = F12::one();
-            std::vector<Proj> r;
+            r.clear();
             for (std::size_t i : live) r.push_back({q[i].x, q[i].y, F2::one()});
             int li = 0;
             schedule([&] { f = f.sqr(); },
@@ -538,14 +547,43 @@ struct Pairing {
                          li++;
                      });
         }
+        if (member != nullptr) {
+            for (std::size_t k = 0; k < m; k++) member[live[k]] = end_in_g2(q[live[k]], r[k]) ? 1 : 0;
+        }
         if constexpr (T::M_TWIST) f = f.conj();
         return f;
     }
 
-    // miller_loop's loop with affine running points (before the conjugation); false, f spoiled,
-    // when a slope's denominator is zero (a pair whose G2 point is not of order r).
+    // Whether q (on the twist, not at infinity) is in G2, from the point r its loop ended on: by
+    // the group law (the formulas, affine or projective, are exact until a step meets an
+    // exceptional case, and every such step gives Z = 0, which later steps keep), r is
+    //   BLS12-381: [|x|]q, and q is in G2 iff psi(q) = [x]q = -r (Scott's test);
+    //   BN254: [6u + 2]q + psi(q) - psi^2(q), and q is in G2 iff r + psi^3(q) = O: on G2, psi is
+    //     p and 6u + 2 + p - p^2 + p^3 = 0 mod r; on the rest of the twist's group (of order
+    //     2p - r = 10069 * 5864401 * 1875725156269 * a 54-digit prime, each subgroup cyclic, where
+    //     psi is a scalar) that polynomial of psi is not zero on any point of those orders (checked
+    //     with a point of each, and both of psi's eigenvalues mod the two smallest).
+    static bool end_in_g2(const G2A& q, const Proj& r) {
+        if (r.z.is_zero()) return false;
+        G2A t;
+        if constexpr (T::M_TWIST) {
+            static const auto c = [] {  // 1/xi^((p-1)/3), 1/xi^((p-1)/2): psi on the M-type twist
+                const auto& g = T::gammas();
+                return std::make_pair(g.g[0][2].inv(), g.g[0][3].inv());
+            }();
+            t = {F2{q.x.c0, -q.x.c1} * c.first, F2{q.y.c0, -q.y.c1} * c.second};  // psi(q)
+        } else {
+            t = frobenius_twist(frobenius_twist(frobenius_twist(q)));  // psi^3(q)
+        }
+        // r = -t: X = t.x Z and Y = -t.y Z
+        return r.x == t.x * r.z && r.y == -(t.y * r.z);
+    }
+
+    // miller_loop's loop with affine running points (before the conjugation), the points the
+    // pairs end on in ends; false, f spoiled, when a slope's denominator is zero (a pair whose G2
+    // point is not of order r: the projective loop then runs instead).
     static bool affine_loop(F12& f, const G2A* q, const std::vector<std::size_t>& live, const PFactors* pp, const NLine* const* lines,
-                            const std::vector<std::size_t>& fixed) {
+                            const std::vector<std::size_t>& fixed, std::vector<Proj>& ends) {
         const std::size_t m = live.size();
         std::vector<F2> rx(m), ry(m), d(m), pre(m);
         std::vector<G2A> added(m);  // the point each pair adds in this step
@@ -596,6 +634,9 @@ struct Pairing {
                      for (std::size_t j = 0; j < fixed.size(); j++) ell_n(f, lines[fixed[j]][li].s0, lines[fixed[j]][li].s1, pp[m + j]);
                      li++;
                  });
+        if (ok) {
+            for (std::size_t k = 0; k < m; k++) ends.push_back({rx[k], ry[k], F2::one()});
+        }
         return ok;
     }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "codec/subgroup.hpp"
 #include "cuzk/pairing.hpp"
 #include "msm/base_array.hpp"
 #include "runtime/api_common.hpp"
@@ -122,7 +123,7 @@ const typename Pairing<T>::NLine* prepared_lines(uint32_t curve, const void* pre
 
 template <class T>
 void check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
-                    uint64_t n_fixed, const void* factor, uint32_t* is_one) {
+                    uint64_t n_fixed, const void* factor, uint32_t* is_one, uint64_t* outside = nullptr) {
     using P = Pairing<T>;
     std::vector<const typename P::NLine*> lines(n_fixed);
     for (uint64_t k = 0; k < n_fixed; k++) lines[k] = prepared_lines<T>(curve, prepared, k);
@@ -131,7 +132,18 @@ void check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const voi
     const auto* p = n ? aligned_points<typename T::G1>(g1, n, c1) : nullptr;
     const auto* q = n ? aligned_points<typename T::G2>(g2, n, c2) : nullptr;
     const auto* pf = n_fixed ? aligned_points<typename T::G1>(g1_fixed, n_fixed, cf) : nullptr;
-    F12<T> f = P::miller_loop(p, q, n, pf, lines.data(), n_fixed);
+    std::vector<uint8_t> member(outside != nullptr ? n : 0);
+    F12<T> f = P::miller_loop(p, q, n, pf, lines.data(), n_fixed, outside != nullptr ? member.data() : nullptr);
+    if (outside != nullptr) {
+        *outside = n;
+        for (uint64_t i = 0; i < n; i++) {
+            const bool in = member[i] == 2 ? in_subgroup<typename T::G2>(q[i]) : member[i] == 1;  // 2: left out of the loop
+            if (!in) {
+                *outside = i;
+                break;
+            }
+        }
+    }
     if (factor != nullptr) f = f * load<T>(factor);
     *is_one = P::final_exponentiation(f).is_one() ? 1 : 0;
 }
@@ -142,6 +154,22 @@ void require_pairs(const void* g1, const void* g2, uint64_t n) {
         require_ptr(g2, "g2");
     }
     require(n <= (uint64_t(1) << 32), "more than 2^32 pairs");
+}
+
+// cuzk_pairing_check's and cuzk_pairing_check_g2's arguments checked, then check() (outside null: no G2 membership asked).
+void checked_pairs(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+                   uint64_t n_fixed, const void* factor, uint32_t* is_one, uint64_t* outside) {
+    require_curve(curve);
+    require_ptr(is_one, "is_one");
+    require_pairs(g1, g2, n);
+    if (n_fixed > 0) {
+        require_ptr(g1_fixed, "g1_fixed");
+        require_aligned(prepared, "prepared");
+    }
+    require(n_fixed <= 64, "more than 64 prepared pairs");
+    if (factor != nullptr) require_aligned(factor, "factor");
+    if (curve == CUZK_CURVE_BN254) check<bn254_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
+    else check<bls12_381_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
 }
 }  // namespace
 
@@ -182,18 +210,14 @@ cuzk_status_t impl_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* 
 
 cuzk_status_t impl_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
                                  uint64_t n_fixed, const void* factor, uint32_t* is_one) {
-    return guarded("cuzk_pairing_check", [&] {
-        require_curve(curve);
-        require_ptr(is_one, "is_one");
-        require_pairs(g1, g2, n);
-        if (n_fixed > 0) {
-            require_ptr(g1_fixed, "g1_fixed");
-            require_aligned(prepared, "prepared");
-        }
-        require(n_fixed <= 64, "more than 64 prepared pairs");
-        if (factor != nullptr) require_aligned(factor, "factor");
-        if (curve == CUZK_CURVE_BN254) check<bn254_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
-        else check<bls12_381_tower>(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+    return guarded("cuzk_pairing_check", [&] { checked_pairs(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, nullptr); });
+}
+
+cuzk_status_t impl_pairing_check_g2(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+                                    uint64_t n_fixed, const void* factor, uint32_t* is_one, uint64_t* outside) {
+    return guarded("cuzk_pairing_check_g2", [&] {
+        require_ptr(outside, "outside");
+        checked_pairs(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
     });
 }
 

@@ -208,6 +208,12 @@ CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const 
     return CUZK_DISPATCH(impl_pairing_check, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
 }
 
+CUZK_API cuzk_status_t cuzk_pairing_check_g2(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed,
+                                             const void* prepared, uint64_t n_fixed, const void* factor, uint32_t* is_one,
+                                             uint64_t* outside) {
+    return CUZK_DISPATCH(impl_pairing_check_g2, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
+}
+
 CUZK_API cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void* points, uint64_t n, void* out, uint64_t* bytes) {
     return CUZK_DISPATCH(impl_fixed_prepare, curve, group, points, n, out, bytes);
 }

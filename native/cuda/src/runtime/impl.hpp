@@ -32,6 +32,8 @@ cuzk_status_t impl_fixed_sum(uint32_t curve, uint32_t group, const void* table, 
 cuzk_status_t impl_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes);
 cuzk_status_t impl_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
                                  uint64_t n_fixed, const void* factor, uint32_t* is_one);
+cuzk_status_t impl_pairing_check_g2(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+                                    uint64_t n_fixed, const void* factor, uint32_t* is_one, uint64_t* outside);
 
 }  // namespace CUZK_IMPL_NS
 }  // namespace cuzk

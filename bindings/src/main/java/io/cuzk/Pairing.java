@@ -149,8 +149,40 @@ public final class Pairing {
         return check(fixed.curve, g1, g2, g1Fixed, fixed, factor);
     }
 
+    /**
+     * The outcome of {@link #isOneCheckingG2}: whether the product is one (meaningful only when
+     * every G2 point is in G2), and the index of the first unprepared pair whose G2 point is not in
+     * G2 (-1 when all are).
+     */
+    public record G2Checked(boolean one, int outsideG2) {}
+
+    /**
+     * {@link #isOne(List, List, List, PreparedG2, MillerValue)} (fixed null and g1Fixed empty for no
+     * prepared pairs) that also checks that the unprepared pairs' G2 points are in G2, from the
+     * points their Miller loops end on, for a few products where a check of its own costs a
+     * quarter of a Groth16 verification: so a verifier reads a proof's B without its subgroup
+     * check and leaves it to the pairing. The G2 points must be on the twist (checked by
+     * {@link Codec#decode} with {@link Check#ON_CURVE}); the G1 points, trusted as for isOne.
+     */
+    public static G2Checked isOneCheckingG2(List<Point> g1, List<Point> g2, List<Point> g1Fixed, PreparedG2 fixed, MillerValue factor) {
+        Validate.isTrue(fixed != null || g1Fixed.isEmpty(), "%d G1 points for no prepared G2 points", g1Fixed.size());
+        Validate.isTrue(!g1.isEmpty() || fixed != null, "no pairs");
+        Curve curve = fixed != null ? fixed.curve : g1.get(0).curve();
+        Validate.isTrue(factor == null || factor.curve == curve, "the factor is of %s, the pairs of %s",
+                factor == null ? "" : factor.curve.cliName(), curve.cliName());
+        long[] outside = {-1};
+        boolean one = check(curve, g1, g2, g1Fixed, fixed, factor, outside);
+        return new G2Checked(one, outside[0] == g1.size() ? -1 : (int) outside[0]);
+    }
+
     /** cuzk_pairing_check over the pairs of curve, the prepared pairs (none for a null fixed) and the factor (null for none). */
     private static boolean check(Curve curve, List<Point> g1, List<Point> g2, List<Point> g1Fixed, PreparedG2 fixed, MillerValue factor) {
+        return check(curve, g1, g2, g1Fixed, fixed, factor, null);
+    }
+
+    /** check(), with cuzk_pairing_check_g2 where outside is not null (its result in outside[0]). */
+    private static boolean check(Curve curve, List<Point> g1, List<Point> g2, List<Point> g1Fixed, PreparedG2 fixed, MillerValue factor,
+            long[] outside) {
         NativeLibrary.require();
         int nFixed = fixed == null ? 0 : fixed.size;
         Validate.isTrue(g1Fixed.size() == nFixed, "%d G1 points for %d prepared G2 points", g1Fixed.size(), nFixed);
@@ -170,8 +202,16 @@ public final class Pairing {
                 MemorySegment.copy(factor.bytes, 0, f, ValueLayout.JAVA_BYTE, 0, factor.bytes.length);
             }
             MemorySegment one = a.allocate(ValueLayout.JAVA_INT);
-            Checked.check(cuzk_h.cuzk_pairing_check(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), pf.segment(),
-                    fixed == null ? MemorySegment.NULL : fixed.lines, nFixed, f, one), "cuzk_pairing_check");
+            MemorySegment lines = fixed == null ? MemorySegment.NULL : fixed.lines;
+            if (outside != null) {
+                MemorySegment out = a.allocate(ValueLayout.JAVA_LONG);
+                Checked.check(cuzk_h.cuzk_pairing_check_g2(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), pf.segment(), lines,
+                        nFixed, f, one, out), "cuzk_pairing_check_g2");
+                outside[0] = out.get(ValueLayout.JAVA_LONG, 0);
+            } else {
+                Checked.check(cuzk_h.cuzk_pairing_check(curve.id(), v.g1().segment(), v.g2().segment(), g1.size(), pf.segment(), lines,
+                        nFixed, f, one), "cuzk_pairing_check");
+            }
             java.lang.ref.Reference.reachabilityFence(fixed);
             return one.get(ValueLayout.JAVA_INT, 0) == 1;
         }

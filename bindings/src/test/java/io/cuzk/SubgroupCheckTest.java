@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -69,6 +71,14 @@ class SubgroupCheckTest {
         return new Fp2(BigInteger.valueOf(4), BigInteger.valueOf(4), p);
     }
 
+    /** A point of the twist at a random x, or null when x^3 + b' is not a square. */
+    static Point randomTwistPoint(Curve c, Random rnd) {
+        BigInteger p = c.p();
+        Fp2 x = new Fp2(new BigInteger(p.bitLength() + 8, rnd).mod(p), new BigInteger(p.bitLength() + 8, rnd).mod(p), p);
+        Fp2 y = x.mul(x).mul(x).add(twistB(c)).sqrt();
+        return y == null ? null : Point.ofCoordinates(c, Group.G2, x.c0, x.c1, y.c0, y.c1);
+    }
+
     @ParameterizedTest
     @EnumSource(Curve.class)
     void refusesExactlyThePointsOutsideG2(Curve c) {
@@ -77,13 +87,11 @@ class SubgroupCheckTest {
         Fp2 b = twistB(c);
         int outside = 0;
         for (int made = 0; made < 40;) {
-            Fp2 x = new Fp2(new BigInteger(p.bitLength() + 8, rnd).mod(p), new BigInteger(p.bitLength() + 8, rnd).mod(p), p);
-            Fp2 y = x.mul(x).mul(x).add(b).sqrt();
-            if (y == null) {
+            Point pt = randomTwistPoint(c, rnd);
+            if (pt == null) {
                 continue;
             }
             made++;
-            Point pt = Point.ofCoordinates(c, Group.G2, x.c0, x.c1, y.c0, y.c1);
             boolean onCurve = isAccepted(pt, EnumSet.of(Check.ON_CURVE));
             assertTrue(onCurve, "made on the twist: " + pt);
             boolean inG2 = Points.multiply(pt, c.r()).isInfinity(); // the definition: [r]P = O
@@ -106,6 +114,54 @@ class SubgroupCheckTest {
         if (!Points.multiply(t, c.r()).isInfinity()) {
             assertFalse(isAccepted(Points.add(Points.multiply(g, BigInteger.valueOf(77)), t), Check.all()));
         }
+    }
+
+    /**
+     * The pairing's own check of its G2 points (cuzk_pairing_check_g2: from the point each pair's
+     * Miller loop ends on) against the definition, [r]Q = O: random twist points (nearly all
+     * outside G2), multiples of the generator, and G2 points plus a point outside; each at a known
+     * place among pairs of G2 points, with few pairs (projective loop) and many (affine), and with
+     * its G1 point at infinity (checked on its own).
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void thePairingTellsWhichG2PointsAreOutsideG2(Curve c) {
+        Random rnd = new Random(23 + c.ordinal());
+        Point g1 = Points.generator(c, Group.G1), g2 = Points.generator(c, Group.G2);
+        List<Point> candidates = new ArrayList<>();
+        while (candidates.size() < 6) {
+            Point q = randomTwistPoint(c, rnd);
+            if (q != null) {
+                candidates.add(q);
+            }
+        }
+        Point outside = candidates.get(0);
+        candidates.add(Points.add(Points.multiply(g2, BigInteger.valueOf(1234567)), outside)); // G2 plus a point outside
+        candidates.add(Points.multiply(outside, c.r())); // the cofactor's part alone
+        candidates.add(Points.multiply(g2, new BigInteger(250, rnd)));
+        candidates.add(Point.infinity(c, Group.G2));
+        int outsideSeen = 0;
+        for (Point q : candidates) {
+            boolean inG2 = Points.multiply(q, c.r()).isInfinity();
+            outsideSeen += inG2 ? 0 : 1;
+            for (int n : new int[] {1, 3, 9}) {
+                int at = n / 2;
+                List<Point> ps = new ArrayList<>(), qs = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    ps.add(Points.multiply(g1, BigInteger.valueOf(3 + i)));
+                    qs.add(i == at ? q : Points.multiply(g2, BigInteger.valueOf(5 + i)));
+                }
+                assertEquals(inG2 ? -1 : at, Pairing.isOneCheckingG2(ps, qs, List.of(), null, null).outsideG2(), n + " pairs, " + q);
+                ps.set(at, Point.infinity(c, Group.G1)); // left out of the loop: checked on its own
+                assertEquals(inG2 ? -1 : at, Pairing.isOneCheckingG2(ps, qs, List.of(), null, null).outsideG2(), n + " pairs, G1 at infinity");
+            }
+        }
+        assertTrue(outsideSeen >= 6, "points outside G2 among the candidates: " + outsideSeen);
+        // and the product's answer is the one isOne gives: e(3 G1, 5 G2) e(-15 G1, G2) = 1
+        Pairing.PreparedG2 fixed = Pairing.prepare(List.of(g2));
+        Pairing.G2Checked ok = Pairing.isOneCheckingG2(List.of(Points.multiply(g1, BigInteger.valueOf(3))),
+                List.of(Points.multiply(g2, BigInteger.valueOf(5))), List.of(Points.multiply(g1, BigInteger.valueOf(15)).negated()), fixed, null);
+        assertTrue(ok.one() && ok.outsideG2() == -1, ok.toString());
     }
 
     /** BLS12-381's G1 (BN254's G1 is the whole curve): random points of y^2 = x^3 + 4. */

@@ -2,7 +2,6 @@ package io.cuzk.cli;
 
 import io.cuzk.groth16.FormatException;
 import io.cuzk.groth16.Groth16Verifier;
-import io.cuzk.groth16.Proof;
 import io.cuzk.groth16.VerificationKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,10 +33,8 @@ final class VerifyCommand implements CliCommand {
         Path vkFile = Specs.positional(parsed, 0), publicFile = Specs.positional(parsed, 1), proofFile = Specs.positional(parsed, 2);
         boolean quiet = Specs.value(parsed, "--quiet");
         VerificationKey vk;
-        Proof proof;
         try {
             vk = VerificationKey.read(vkFile);
-            proof = Proof.read(proofFile, publicFile);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (FormatException e) {
@@ -45,8 +42,13 @@ final class VerifyCommand implements CliCommand {
         }
         boolean valid;
         try {
-            valid = Groth16Verifier.verify(vk, proof); // refuses a proof that does not fit the key (curve, signal count)
-        } catch (IllegalArgumentException e) {
+            // read as Proof.read reads it, B's subgroup check made by the pairing (Groth16Verifier.verifyFiles)
+            valid = Groth16Verifier.verifyFiles(vk, proofFile, publicFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (FormatException e) {
+            return malformed(root, e.getMessage());
+        } catch (IllegalArgumentException e) { // a proof that does not fit the key (curve, signal count)
             return malformed(root, publicFile + ", " + proofFile + " and " + vkFile + " do not fit: " + e.getMessage());
         }
         if (!quiet) {

@@ -28,11 +28,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Groth16 verification on one thread, input checks included: {@code single} reads one proof from
- * its proof.json and public.json text (every point checked on its curve and in its subgroup, every
- * signal below r) and verifies it; {@code batch} does the same for {@code batch} proofs and
- * verifies them together (one product of batch + 3 pairings). The key and the proofs are made up:
- * random alpha, beta, gamma, delta and IC, and proofs (A, B, C) solved to satisfy the equation, so
- * no circuit is needed and the cost is that of any key with the same number of public signals.
+ * its proof.json and public.json text (every point checked on its curve and in its subgroup, B's
+ * by the pairing; every signal below r) and verifies it; {@code batch} does the same for
+ * {@code batch} proofs and verifies them together (one product of batch + 3 pairings); their
+ * ParsedFirst baselines read with {@link Proof#parse} first (B checked on its own). The key and
+ * the proofs are made up: random alpha, beta, gamma, delta and IC, and proofs (A, B, C) solved to
+ * satisfy the equation, so no circuit is needed and the cost is that of any key with the same
+ * number of public signals.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -52,6 +54,7 @@ public class VerifyBenchmark {
 
     private VerificationKey vk;
     private List<String[]> files;
+    private List<Groth16Verifier.ProofJson> jsons;
     private SecureRandom random;
     private Proof parsed;
     private List<VerificationKey> unprepared;
@@ -91,6 +94,10 @@ public class VerifyBenchmark {
             Proof p = new Proof(curve, Points.multiply(g1, a), Points.multiply(g2, b), Points.multiply(g1, c), signals);
             files.add(new String[] {p.proofJson(), p.publicJson()});
         }
+        jsons = new ArrayList<>();
+        for (String[] f : files) {
+            jsons.add(new Groth16Verifier.ProofJson("proof.json", f[0], "public.json", f[1]));
+        }
         // keys the verifier has not prepared: more than it keeps, each with its own first IC point
         // (the proofs do not verify against them: the work is the same)
         unprepared = new ArrayList<>();
@@ -107,7 +114,8 @@ public class VerifyBenchmark {
         if (!fixedIc.sum(icScalars).equals(Points.sum(icPoints, icScalars))) {
             throw new IllegalStateException("the two sums of L differ");
         }
-        if (!Groth16Verifier.verify(vk, parse(0)) || !Groth16Verifier.verifyBatch(vk, parseAll()).valid()) {
+        if (!Groth16Verifier.verify(vk, parse(0)) || !Groth16Verifier.verifyBatch(vk, parseAll()).valid() || !single()
+                || !Groth16Verifier.verifyBatchJson(vk, jsons).valid()) {
             throw new IllegalStateException("the made-up proofs do not verify");
         }
     }
@@ -128,14 +136,27 @@ public class VerifyBenchmark {
         return out;
     }
 
+    /** One proof read from its files' text and verified, as {@code bin/cuzk verify} does (B's subgroup check made by the pairing). */
     @Benchmark
     public boolean single() {
+        return Groth16Verifier.verifyJson(vk, "proof.json", files.get(0)[0], "public.json", files.get(0)[1]);
+    }
+
+    /** The baseline of {@link #single}: {@link Proof#parse} (every point checked on its own), then verify. */
+    @Benchmark
+    public boolean singleParsedFirst() {
         return Groth16Verifier.verify(vk, parse(0));
     }
 
-    /** The whole batch: divide by {@code batch} for the cost per proof. */
+    /** The whole batch, read from the files' text: divide by {@code batch} for the cost per proof. */
     @Benchmark
     public boolean batch() {
+        return Groth16Verifier.verifyBatchJson(vk, jsons, random).valid();
+    }
+
+    /** The baseline of {@link #batch}: every proof parsed first ({@link Proof#parse}), then verifyBatch. */
+    @Benchmark
+    public boolean batchParsedFirst() {
         return Groth16Verifier.verifyBatch(vk, parseAll(), random).valid();
     }
 

@@ -101,6 +101,11 @@ final class SnarkjsJson {
 
     /** A G2 point [[x0, x1], [y0, y1], [z0, z1]], checked on the twist and in its subgroup. */
     static Point g2(String name, String field, JsonNode n, Curve curve) {
+        return g2(name, field, n, curve, Check.all());
+    }
+
+    /** A G2 point, given the checks (all, or all but the subgroup's, which a verifier's pairing makes). */
+    static Point g2(String name, String field, JsonNode n, Curve curve, java.util.Set<Check> checks) {
         if (n == null || !n.isArray() || (n.size() != 3 && n.size() != 2)) {
             throw new FormatException(name, field, "expected a G2 point [[x0, x1], [y0, y1], [z0, z1]] of decimal strings");
         }
@@ -121,12 +126,16 @@ final class SnarkjsJson {
                 throw new FormatException(name, field, "expected an affine point (z = [1, 0], or [0, 0] for infinity)");
             }
         }
-        return checked(name, field, Point.ofCoordinates(curve, Group.G2, c[0][0], c[0][1], c[1][0], c[1][1]));
+        return checked(name, field, Point.ofCoordinates(curve, Group.G2, c[0][0], c[0][1], c[1][0], c[1][1]), checks);
     }
 
     private static Point checked(String name, String field, Point p) {
+        return checked(name, field, p, Check.all());
+    }
+
+    private static Point checked(String name, String field, Point p, java.util.Set<Check> checks) {
         try {
-            return Codec.decode(p.curve(), p.group(), Encoding.NATIVE, p.nativeBytes(), Check.all());
+            return Codec.decode(p.curve(), p.group(), Encoding.NATIVE, p.nativeBytes(), checks);
         } catch (InvalidPointException e) {
             throw new FormatException(name, field, "not a valid " + p.curve().cliName() + " " + p.group() + " point: " + e.getMessage());
         }
@@ -156,11 +165,21 @@ final class SnarkjsJson {
 
     /** proof.json with its public.json. */
     static Proof proof(String proofName, String proofJson, String publicName, String publicJson) {
+        return proof(proofName, proofJson, publicName, publicJson, true);
+    }
+
+    /**
+     * proof.json with its public.json; with bInG2 false, pi_b is checked on the twist but not in
+     * its subgroup (for {@link Groth16Verifier}, whose pairing checks that: the Proof never leaves
+     * it).
+     */
+    static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2) {
         JsonNode root = tree(proofName, proofJson);
         requireGroth16(proofName, root);
         Curve curve = curve(proofName, root);
         Point a = g1(proofName, "pi_a", root.get("pi_a"), curve);
-        Point b = g2(proofName, "pi_b", root.get("pi_b"), curve);
+        Point b = g2(proofName, "pi_b", root.get("pi_b"), curve,
+                bInG2 ? Check.all() : java.util.EnumSet.complementOf(java.util.EnumSet.of(Check.SUBGROUP)));
         Point c = g1(proofName, "pi_c", root.get("pi_c"), curve);
         return new Proof(curve, a, b, c, publicSignals(publicName, publicJson, curve));
     }

@@ -75,6 +75,9 @@ class Groth16VerifierTest {
             assertEquals(expected, Groth16Verifier.verify(vk, p), name);
             assertEquals(expected, Groth16Verifier.verify(vk, p), name + ", again");
             assertEquals(expected, Groth16Verifier.verify(vk, p), name + ", a third time");
+            // read from the text, B's subgroup check made by the pairing: the same answer
+            assertEquals(expected, Groth16Verifier.verifyJson(vk, "proof.json", c.get("proof").toString(), "public.json",
+                    c.get("public").toString()), name + ", from the text");
             proofs.add(p);
             valid.add(expected);
             // the command: OK and 0, or invalid and 1
@@ -107,6 +110,48 @@ class Groth16VerifierTest {
         Groth16Verifier.BatchResult r = Groth16Verifier.verifyBatch(vk, mixed, new SecureRandom());
         assertFalse(r.valid());
         assertEquals(bad, r.invalid(), "bisection names exactly the invalid proofs");
+        // the same batch from the proofs' text (B checked by the pairings): the same proofs named
+        List<Groth16Verifier.ProofJson> texts = new ArrayList<>();
+        for (Proof m : mixed) {
+            texts.add(new Groth16Verifier.ProofJson("proof.json", m.proofJson(), "public.json", m.publicJson()));
+        }
+        Groth16Verifier.BatchResult fromText = Groth16Verifier.verifyBatchJson(vk, texts, new SecureRandom());
+        assertEquals(bad, fromText.invalid(), "the batch read from the text names the same proofs");
+        // a B on the twist but outside G2 is malformed wherever it sits: one proof or a batch (a key
+        // prepared or seen for the first time), the file and pi_b named
+        String outsideB = withB(good.proofJson(), TwistPoints.outsideG2(curve));
+        List<VerificationKey> keys = List.of(vk, firstSeen(vk, 1), firstSeen(vk, 2));
+        for (VerificationKey k : keys) {
+            FormatException one = assertThrows(FormatException.class,
+                    () -> Groth16Verifier.verifyJson(k, "bad-proof.json", outsideB, "public.json", good.publicJson()));
+            assertTrue(one.getMessage().startsWith("bad-proof.json: pi_b: ") && one.getMessage().contains("subgroup"), one.getMessage());
+        }
+        assertFalse(Groth16Verifier.verifyJson(firstSeen(vk, 3), "proof.json", good.proofJson(), "public.json", good.publicJson()),
+                "a valid proof against another key, first seen: invalid, not malformed");
+        for (int at : new int[] {0, 5, texts.size() - 1}) {
+            List<Groth16Verifier.ProofJson> withBad = new ArrayList<>(texts);
+            withBad.set(at, new Groth16Verifier.ProofJson("proof-" + at + ".json", outsideB, "public.json", good.publicJson()));
+            FormatException e = assertThrows(FormatException.class, () -> Groth16Verifier.verifyBatchJson(vk, withBad));
+            assertTrue(e.getMessage().startsWith("proof-" + at + ".json: pi_b: "), e.getMessage());
+        }
+    }
+
+    /** The key with its IC[0] moved: a key the verifier has not prepared yet (its first verification runs four pairs). */
+    static VerificationKey firstSeen(VerificationKey vk, int k) {
+        List<io.cuzk.Point> ic = new ArrayList<>(vk.ic());
+        ic.set(0, io.cuzk.Points.add(ic.get(0), io.cuzk.Points.multiply(io.cuzk.Points.generator(vk.curve(), io.cuzk.Group.G1),
+                java.math.BigInteger.valueOf(1000 + k))));
+        return new VerificationKey(vk.curve(), vk.nPublic(), vk.alpha1(), vk.beta2(), vk.gamma2(), vk.delta2(), ic);
+    }
+
+    /** proof.json with pi_b replaced by the affine G2 point q (as decimal [[x0, x1], [y0, y1], [1, 0]]). */
+    static String withB(String proofJson, java.math.BigInteger[] q) throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode proof = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(proofJson);
+        com.fasterxml.jackson.databind.node.ArrayNode b = proof.putArray("pi_b");
+        b.addArray().add(q[0].toString()).add(q[1].toString());
+        b.addArray().add(q[2].toString()).add(q[3].toString());
+        b.addArray().add("1").add("0");
+        return proof.toString();
     }
 
     /** Malformed input: one line naming the file and the field, exit 2 (usage), nothing about validity. */
@@ -130,6 +175,8 @@ class Groth16VerifierTest {
         com.fasterxml.jackson.databind.node.ArrayNode big = pub.deepCopy();
         big.set(0, curve.r().toString());
         expectMalformed(vkFile, big.toString(), proof.toString(), "[0]", "not below");
+        // pi_b on the twist but outside G2 (its subgroup check made by the pairing)
+        expectMalformed(vkFile, pub.toString(), withB(proof.toString(), TwistPoints.outsideG2(curve)), "pi_b", "subgroup");
         // one signal too many
         com.fasterxml.jackson.databind.node.ArrayNode more = pub.deepCopy();
         more.add("1");

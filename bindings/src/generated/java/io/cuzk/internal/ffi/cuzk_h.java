@@ -23,10 +23,10 @@ public class cuzk_h extends ffi_h {
 
     static final SymbolLookup SYMBOL_LOOKUP = io.cuzk.internal.NativeLibrary.symbols();
 
-    private static final int CUZK_ABI_VERSION = (int)7L;
+    private static final int CUZK_ABI_VERSION = (int)8L;
     /**
      * {@snippet lang=c :
-     * #define CUZK_ABI_VERSION 7
+     * #define CUZK_ABI_VERSION 8
      * }
      */
     public static int CUZK_ABI_VERSION() {
@@ -618,6 +618,75 @@ public class cuzk_h extends ffi_h {
                 traceDowncall("cuzk_pairing_check", curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
             }
             return (int)mh$.invokeExact(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cuzk_pairing_check_g2 {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cuzk_h.C_INT,
+            cuzk_h.C_INT,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_LONG,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER,
+            cuzk_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cuzk_pairing_check_g2");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_g2(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one, uint64_t *outside)
+     * }
+     */
+    public static FunctionDescriptor cuzk_pairing_check_g2$descriptor() {
+        return cuzk_pairing_check_g2.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_g2(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one, uint64_t *outside)
+     * }
+     */
+    public static MethodHandle cuzk_pairing_check_g2$handle() {
+        return cuzk_pairing_check_g2.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_g2(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one, uint64_t *outside)
+     * }
+     */
+    public static MemorySegment cuzk_pairing_check_g2$address() {
+        return cuzk_pairing_check_g2.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * cuzk_status_t cuzk_pairing_check_g2(uint32_t curve, const void *g1, const void *g2, uint64_t n, const void *g1_fixed, const void *prepared, uint64_t n_fixed, const void *factor, uint32_t *is_one, uint64_t *outside)
+     * }
+     */
+    public static int cuzk_pairing_check_g2(int curve, MemorySegment g1, MemorySegment g2, long n, MemorySegment g1_fixed, MemorySegment prepared, long n_fixed, MemorySegment factor, MemorySegment is_one, MemorySegment outside) {
+        var mh$ = cuzk_pairing_check_g2.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cuzk_pairing_check_g2", curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
+            }
+            return (int)mh$.invokeExact(curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

@@ -25,7 +25,6 @@
 // pairing cubed, as blst and gnark compute it).
 #pragma once
 #include <cstddef>
-#include <utility>
 #include <vector>
 
 #include "cuzk/curve.hpp"
@@ -511,11 +510,12 @@ struct Pairing {
     // inversion (Montgomery's trick), so that a pair's step costs about three quarters of its
     // projective one: a batch verification's many pairs.
     //
-    // With member non-null, member[i] tells whether q[i] is in G2 (the subgroup of order r), from
-    // the point its loop ended on (end_in_g2): 1 in, 0 not, 2 for a pair left out of the loop (not
-    // known here; a point at infinity is in G2).
+    // With ends non-null, ends[i] is the point pair i's loop ended on (homogeneous projective: for
+    // BLS12-381 [|x|]q[i], for BN254 [6u + 2]q[i] + psi(q[i]) - psi^2(q[i]), by the group law until
+    // a step meets an exceptional case, after which Z stays 0), from which subgroup.hpp's
+    // in_g2_from_loop_end tells whether q[i] is in G2; all zero for a pair left out of the loop.
     static F12 miller_loop(const G1A* p, const G2A* q, std::size_t n, const G1A* pf = nullptr, const NLine* const* lines = nullptr,
-                           std::size_t nf = 0, uint8_t* member = nullptr) {
+                           std::size_t nf = 0, Proj* ends = nullptr) {
         std::vector<std::size_t> live, fixed;
         for (std::size_t i = 0; i < n; i++) {
             if (!p[i].is_inf() && !q[i].is_inf()) live.push_back(i);
@@ -523,19 +523,25 @@ struct Pairing {
         for (std::size_t k = 0; k < nf; k++) {
             if (!pf[k].is_inf() && lines[k] != nullptr) fixed.push_back(k);
         }
-        if (member != nullptr) {
-            for (std::size_t i = 0; i < n; i++) member[i] = q[i].is_inf() ? 1 : 2;
+        if (ends != nullptr) {
+            for (std::size_t i = 0; i < n; i++) ends[i] = {F2::zero(), F2::zero(), F2::zero()};
         }
         if (live.empty() && fixed.empty()) return F12::one();
         const std::size_t m = live.size();
+        const bool affine = m >= AFFINE_MIN;
+        // the G1 points whose lines are normalized: the live pairs' when affine (pp[k] for the
+        // k-th), then the fixed pairs' (pp[fo + j] for the j-th)
         std::vector<const G1A*> ps;
-        for (std::size_t i : live) ps.push_back(&p[i]);
+        if (affine) {
+            for (std::size_t i : live) ps.push_back(&p[i]);
+        }
+        const std::size_t fo = ps.size();
         for (std::size_t k : fixed) ps.push_back(&pf[k]);
         std::vector<PFactors> pp(ps.size());
         factors(ps.data(), ps.size(), pp.data());
         F12 f = F12::one();
         std::vector<Proj> r;
-        if (!(m >= AFFINE_MIN && affine_loop(f, q, live, pp.data(), lines, fixed, r))) {
+        if (!(affine && affine_loop(f, q, live, pp.data(), lines, fixed, r))) {
             f = F12::one();
             r.clear();
             for (std::size_t i : live) r.push_back({q[i].x, q[i].y, F2::one()});
@@ -543,40 +549,15 @@ struct Pairing {
             schedule([&] { f = f.sqr(); },
                      [&](int kind) {
                          for (std::size_t k = 0; k < m; k++) ell(f, next_line(r[k], q[live[k]], kind), p[live[k]]);
-                         for (std::size_t j = 0; j < fixed.size(); j++) ell_n(f, lines[fixed[j]][li].s0, lines[fixed[j]][li].s1, pp[m + j]);
+                         for (std::size_t j = 0; j < fixed.size(); j++) ell_n(f, lines[fixed[j]][li].s0, lines[fixed[j]][li].s1, pp[fo + j]);
                          li++;
                      });
         }
-        if (member != nullptr) {
-            for (std::size_t k = 0; k < m; k++) member[live[k]] = end_in_g2(q[live[k]], r[k]) ? 1 : 0;
+        if (ends != nullptr) {
+            for (std::size_t k = 0; k < m; k++) ends[live[k]] = r[k];
         }
         if constexpr (T::M_TWIST) f = f.conj();
         return f;
-    }
-
-    // Whether q (on the twist, not at infinity) is in G2, from the point r its loop ended on: by
-    // the group law (the formulas, affine or projective, are exact until a step meets an
-    // exceptional case, and every such step gives Z = 0, which later steps keep), r is
-    //   BLS12-381: [|x|]q, and q is in G2 iff psi(q) = [x]q = -r (Scott's test);
-    //   BN254: [6u + 2]q + psi(q) - psi^2(q), and q is in G2 iff r + psi^3(q) = O: on G2, psi is
-    //     p and 6u + 2 + p - p^2 + p^3 = 0 mod r; on the rest of the twist's group (of order
-    //     2p - r = 10069 * 5864401 * 1875725156269 * a 54-digit prime, each subgroup cyclic, where
-    //     psi is a scalar) that polynomial of psi is not zero on any point of those orders (checked
-    //     with a point of each, and both of psi's eigenvalues mod the two smallest).
-    static bool end_in_g2(const G2A& q, const Proj& r) {
-        if (r.z.is_zero()) return false;
-        G2A t;
-        if constexpr (T::M_TWIST) {
-            static const auto c = [] {  // 1/xi^((p-1)/3), 1/xi^((p-1)/2): psi on the M-type twist
-                const auto& g = T::gammas();
-                return std::make_pair(g.g[0][2].inv(), g.g[0][3].inv());
-            }();
-            t = {F2{q.x.c0, -q.x.c1} * c.first, F2{q.y.c0, -q.y.c1} * c.second};  // psi(q)
-        } else {
-            t = frobenius_twist(frobenius_twist(frobenius_twist(q)));  // psi^3(q)
-        }
-        // r = -t: X = t.x Z and Y = -t.y Z
-        return r.x == t.x * r.z && r.y == -(t.y * r.z);
     }
 
     // miller_loop's loop with affine running points (before the conjugation), the points the

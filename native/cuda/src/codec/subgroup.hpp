@@ -115,15 +115,32 @@ struct Jac {
         return acc;
     }
 };
+
+// psi's constants on the twist of G: xi^((p-1)/3) and xi^((p-1)/2) for BN254's D-type twist (the
+// Miller loop's Frobenius lines use the same), their inverses for BLS12-381's M-type twist.
+template <class G>
+const std::pair<typename G::F, typename G::F>& psi_constants() {
+    if constexpr (std::is_same_v<G, bn254_g2>) {
+        static const auto c = [] {
+            const auto& g = bn254_tower::gammas();
+            return std::make_pair(g.g[0][2], g.g[0][3]);
+        }();
+        return c;
+    } else {
+        static const auto c = [] {
+            const auto& g = bls12_381_tower::gammas();
+            return std::make_pair(g.g[0][2].inv(), g.g[0][3].inv());
+        }();
+        return c;
+    }
+}
 }  // namespace subgroup_detail
 
 template <class G>
 bool in_subgroup(const Affine<G>& p) {
     if (p.is_inf()) return true;
     if constexpr (std::is_same_v<G, bn254_g2>) {
-        const auto& g = bn254_tower::gammas();
-        const auto& cx = g.g[0][2];  // xi^((p-1)/3): the D-type twist
-        const auto& cy = g.g[0][3];  // xi^((p-1)/2)
+        const auto& [cx, cy] = subgroup_detail::psi_constants<G>();
         const uint64_t x = 4965661367192848881ull;
         using subgroup_detail::Jac;
         XYZZ<G> q = Jac<G>::mul(p, x).to_xyzz();  // [x]P
@@ -135,10 +152,7 @@ bool in_subgroup(const Affine<G>& p) {
         XYZZ<G> rhs = subgroup_detail::psi(q2, cx, cy).dbl();  // psi^3([x]P) doubled
         return lhs == rhs;
     } else if constexpr (std::is_same_v<G, bls12_381_g2>) {
-        static const auto c = [] {  // 1/xi^((p-1)/3), 1/xi^((p-1)/2): the M-type twist
-            const auto& g = bls12_381_tower::gammas();
-            return std::make_pair(g.g[0][2].inv(), g.g[0][3].inv());
-        }();
+        const auto& c = subgroup_detail::psi_constants<G>();
         const uint64_t x_abs = bls12_381_tower::X_ABS;
         using subgroup_detail::Jac;
         XYZZ<G> xp = Jac<G>::mul(p, x_abs).to_xyzz().neg();  // [x]P, x < 0
@@ -171,6 +185,27 @@ bool in_subgroup(const Affine<G>& p) {
     } else {
         return is_in_subgroup(p);
     }
+}
+
+// Whether q (on the twist, not at infinity) is in G2, from the point (X : Y : Z) its Miller loop
+// ended on (Pairing<T>::miller_loop's ends), for a few products instead of in_subgroup's scalar
+// multiplication. The loop's formulas follow the group law until a step meets an exceptional
+// case, and every such step leaves Z = 0, which later steps keep, so with Z != 0 the point is
+//   BLS12-381: [|x|]q, and q is in G2 iff psi(q) = [x]q = -(X : Y : Z) (Scott's test, as above);
+//   BN254: [6u + 2]q + psi(q) - psi^2(q), and q is in G2 iff that plus psi^3(q) is O. On G2 psi
+//     is p, and 6u + 2 + p - p^2 + p^3 = 0 mod r. The rest of the twist's group has order
+//     2p - r = 10069 * 5864401 * 1875725156269 * a 54-digit prime, each part cyclic with psi a
+//     scalar on it, and that polynomial of psi is zero on no point of any of those orders (checked
+//     with a point of each order, and for both of psi's eigenvalues mod the two small primes).
+template <class T>
+bool in_g2_from_loop_end(const Affine<typename T::G2>& q, const typename Pairing<T>::Proj& end) {
+    using G = typename T::G2;
+    if (end.z.is_zero()) return false;
+    const auto& [cx, cy] = subgroup_detail::psi_constants<G>();
+    XYZZ<G> t = subgroup_detail::psi(XYZZ<G>::from_affine(q), cx, cy);  // psi(q), affine (zz = zzz = 1)
+    if constexpr (std::is_same_v<G, bn254_g2>) t = subgroup_detail::psi(subgroup_detail::psi(t, cx, cy), cx, cy);  // psi^3(q)
+    // (X : Y : Z) = -t: X = t.x Z and Y = -t.y Z
+    return end.x == t.x * end.z && end.y == -(t.y * end.z);
 }
 
 CUZK_NS_END

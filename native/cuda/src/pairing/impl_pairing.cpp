@@ -132,12 +132,13 @@ void check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const voi
     const auto* p = n ? aligned_points<typename T::G1>(g1, n, c1) : nullptr;
     const auto* q = n ? aligned_points<typename T::G2>(g2, n, c2) : nullptr;
     const auto* pf = n_fixed ? aligned_points<typename T::G1>(g1_fixed, n_fixed, cf) : nullptr;
-    std::vector<uint8_t> member(outside != nullptr ? n : 0);
-    F12<T> f = P::miller_loop(p, q, n, pf, lines.data(), n_fixed, outside != nullptr ? member.data() : nullptr);
+    std::vector<typename P::Proj> ends(outside != nullptr ? n : 0);
+    F12<T> f = P::miller_loop(p, q, n, pf, lines.data(), n_fixed, outside != nullptr ? ends.data() : nullptr);
     if (outside != nullptr) {
         *outside = n;
         for (uint64_t i = 0; i < n; i++) {
-            const bool in = member[i] == 2 ? in_subgroup<typename T::G2>(q[i]) : member[i] == 1;  // 2: left out of the loop
+            // a pair left out of the loop (its G1 point at infinity) has its G2 point checked on its own
+            const bool in = q[i].is_inf() || (p[i].is_inf() ? in_subgroup<typename T::G2>(q[i]) : in_g2_from_loop_end<T>(q[i], ends[i]));
             if (!in) {
                 *outside = i;
                 break;

@@ -42,13 +42,20 @@ final class Finalizers {
             return VerificationKey.of(k);
         });
         long t0 = System.nanoTime();
-        boolean valid = Groth16Verifier.verify(vk, p.proof);
+        boolean valid;
+        String why = "";
+        try {
+            valid = Groth16Verifier.verify(vk, p.proof);
+        } catch (io.cuzk.groth16.FormatException e) { // a B outside G2, found by the pairing
+            valid = false;
+            why = ": " + e.getMessage();
+        }
         metrics.selfCheckNanos.add(System.nanoTime() - t0);
         metrics.selfChecks.increment();
         if (!valid) {
             metrics.selfCheckFailures.increment();
             throw new IllegalStateException("partition " + p.index + " of job " + p.job.id() + ": its proof does not verify against "
-                    + p.key.name() + " (self-check); it was not handed out");
+                    + p.key.name() + " (self-check" + why + "); it was not handed out");
         }
     }
 

@@ -29,10 +29,12 @@ public final class Groth16Verifier {
      * among the last {@value #PREPARED_KEYS} keys), the key's part is reused: the Miller loop of
      * its pair (-alpha, beta), the lines of gamma and delta and the multiples of its IC points, so
      * a proof costs one pair's loop and two pairs' line products instead of four pairs' loops, and
-     * L a third of its sum; the same answer.
+     * L a third of its sum; the same answer. The pairing also checks that B is in G2 (from the
+     * point its Miller loop ends on, a few products): a proof made with {@link Proof}'s constructor
+     * whose B is not is a {@link FormatException} naming pi_b, as a read one is.
      */
     public static boolean verify(VerificationKey vk, Proof proof) {
-        return verify(vk, proof, null);
+        return verify(vk, proof, "the proof");
     }
 
     /**
@@ -80,29 +82,19 @@ public final class Groth16Verifier {
         return verifyBatch(vk, read, random, names);
     }
 
-    /**
-     * verify, for a proof whose B is checked on the twist only when bName (its file's name, for
-     * the message) is not null: then the pairing checks that B is in G2.
-     */
-    private static boolean verify(VerificationKey vk, Proof proof, String bName) {
+    /** verify, the pairing checking that B is in G2; name (the proof's file) is for the message when it is not. */
+    private static boolean verify(VerificationKey vk, Proof proof, String name) {
         requireMatch(vk, proof, "the proof");
         Prepared key = prepared(vk);
         if (key == null) { // a key seen once so far: four pairs in one loop cost less than preparing its part
             Point l = linearCombination(vk, proof.publicSignals());
-            List<Point> g1 = List.of(proof.piA(), vk.alpha1().negated(), l.negated(), proof.piC().negated());
-            List<Point> g2 = List.of(proof.piB(), vk.beta2(), vk.gamma2(), vk.delta2());
-            if (bName == null) {
-                return Pairing.isOne(g1, g2);
-            }
-            return outcome(Pairing.isOneCheckingG2(g1, g2, List.of(), null, null), List.of(bName), vk.curve());
+            return outcome(Pairing.isOneCheckingG2(List.of(proof.piA(), vk.alpha1().negated(), l.negated(), proof.piC().negated()),
+                    List.of(proof.piB(), vk.beta2(), vk.gamma2(), vk.delta2()), List.of(), null, null), List.of(name), vk.curve());
         }
         Point l = key.linearCombination(vk, icScalars(proof.publicSignals()));
-        List<Point> fixed = List.of(Point.infinity(vk.curve(), Group.G1), l.negated(), proof.piC().negated());
-        if (bName == null) {
-            return Pairing.isOne(List.of(proof.piA()), List.of(proof.piB()), fixed, key.lines(), key.alphaBeta());
-        }
-        return outcome(Pairing.isOneCheckingG2(List.of(proof.piA()), List.of(proof.piB()), fixed, key.lines(), key.alphaBeta()),
-                List.of(bName), vk.curve());
+        return outcome(Pairing.isOneCheckingG2(List.of(proof.piA()), List.of(proof.piB()),
+                List.of(Point.infinity(vk.curve(), Group.G1), l.negated(), proof.piC().negated()), key.lines(), key.alphaBeta()),
+                List.of(name), vk.curve());
     }
 
     /**
@@ -195,10 +187,15 @@ public final class Groth16Verifier {
 
     /** {@link #verifyBatch(VerificationKey, List)} with the given generator of the coefficients. */
     public static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random) {
-        return verifyBatch(vk, proofs, random, null);
+        Validate.notNull(proofs, "proofs");
+        List<String> names = new ArrayList<>(proofs.size());
+        for (int i = 0; i < proofs.size(); i++) {
+            names.add("proof " + i);
+        }
+        return verifyBatch(vk, proofs, random, names);
     }
 
-    /** verifyBatch; bNames (null when every B is checked) names the files of proofs whose B the pairings check. */
+    /** verifyBatch; the pairings check that every B is in G2, names (the proofs' files) for the message when one is not. */
     private static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random, List<String> bNames) {
         Validate.notNull(proofs, "proofs");
         for (int i = 0; i < proofs.size(); i++) {
@@ -216,8 +213,8 @@ public final class Groth16Verifier {
             return;
         }
         products[0]++;
-        boolean ok = to - from == 1 ? verify(vk, proofs.get(from), bNames == null ? null : bNames.get(from))
-                : combined(vk, proofs.subList(from, to), random, bNames == null ? null : bNames.subList(from, to));
+        boolean ok = to - from == 1 ? verify(vk, proofs.get(from), bNames.get(from))
+                : combined(vk, proofs.subList(from, to), random, bNames.subList(from, to));
         if (ok) {
             return;
         }
@@ -274,12 +271,11 @@ public final class Groth16Verifier {
         List<Point> fixed = List.of(Points.multiply(vk.alpha1(), ic.get(0)).negated(), // sum r_j alpha: IC[0]'s scalar is sum r_j too
                 (key != null ? key.linearCombination(vk, ic) : Points.sum(vk.ic(), ic)).negated(), Points.sum(cs, rs).negated());
         if (key != null) {
-            return bNames == null ? Pairing.isOne(g1, g2, fixed, key.lines(), null)
-                    : outcome(Pairing.isOneCheckingG2(g1, g2, fixed, key.lines(), null), bNames, curve);
+            return outcome(Pairing.isOneCheckingG2(g1, g2, fixed, key.lines(), null), bNames, curve);
         }
         g1.addAll(fixed);
         g2.addAll(List.of(vk.beta2(), vk.gamma2(), vk.delta2()));
-        return bNames == null ? Pairing.isOne(g1, g2) : outcome(Pairing.isOneCheckingG2(g1, g2, List.of(), null, null), bNames, curve);
+        return outcome(Pairing.isOneCheckingG2(g1, g2, List.of(), null, null), bNames, curve);
     }
 
     /** L = IC[0] + sum s[i] IC[i + 1]. */

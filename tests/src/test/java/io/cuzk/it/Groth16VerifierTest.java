@@ -119,7 +119,17 @@ class Groth16VerifierTest {
         assertEquals(bad, fromText.invalid(), "the batch read from the text names the same proofs");
         // a B on the twist but outside G2 is malformed wherever it sits: one proof or a batch (a key
         // prepared or seen for the first time), the file and pi_b named
-        String outsideB = withB(good.proofJson(), TwistPoints.outsideG2(curve));
+        java.math.BigInteger[] q = TwistPoints.outsideG2(curve);
+        String outsideB = withB(good.proofJson(), q);
+        // a Proof made with its constructor (not read) gets the same check from the pairing
+        Proof handMade = new Proof(curve, good.piA(), io.cuzk.Point.ofCoordinates(curve, io.cuzk.Group.G2, q[0], q[1], q[2], q[3]),
+                good.piC(), good.publicSignals());
+        FormatException made = assertThrows(FormatException.class, () -> Groth16Verifier.verify(vk, handMade));
+        assertTrue(made.getMessage().startsWith("the proof: pi_b: ") && made.getMessage().contains("subgroup"), made.getMessage());
+        List<Proof> madeBatch = new ArrayList<>(List.of(good, good, good, good, good, good, good, good, good));
+        madeBatch.set(2, handMade);
+        FormatException inBatch = assertThrows(FormatException.class, () -> Groth16Verifier.verifyBatch(vk, madeBatch));
+        assertTrue(inBatch.getMessage().startsWith("proof 2: pi_b: "), inBatch.getMessage());
         List<VerificationKey> keys = List.of(vk, firstSeen(vk, 1), firstSeen(vk, 2));
         for (VerificationKey k : keys) {
             FormatException one = assertThrows(FormatException.class,

@@ -23,7 +23,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
 import org.apache.commons.lang3.StringUtils;
-import org.apache.commons.lang3.SystemUtils;
 
 /**
  * Finds and loads libcuzk (and libcuzk_cuda). The trust model:
@@ -190,19 +189,25 @@ public final class NativeLibrary {
         }
     }
 
-    /** The folder name of the running platform, such as {@code linux-x86_64}. */
+    /**
+     * The folder name of the running platform, such as {@code linux-x86_64}. From the os.name and
+     * os.arch properties themselves, not commons-lang3's SystemUtils, whose class initialiser reads
+     * every system property the JDK has (tens of milliseconds of a process's first library load;
+     * the cache folder's rule avoids it too, {@link TrustedDirectory#cacheFolder}).
+     */
     public static String platform() {
+        String name = System.getProperty("os.name", "");
         String os;
-        if (SystemUtils.IS_OS_LINUX) {
+        if (name.startsWith("Linux") || name.startsWith("LINUX")) {
             os = "linux";
-        } else if (SystemUtils.IS_OS_MAC) {
+        } else if (name.startsWith("Mac")) {
             os = "macos";
-        } else if (SystemUtils.IS_OS_WINDOWS) {
+        } else if (name.startsWith("Windows")) {
             os = "windows";
         } else {
-            os = SystemUtils.OS_NAME.toLowerCase(Locale.ROOT).replace(' ', '_');
+            os = name.toLowerCase(Locale.ROOT).replace(' ', '_');
         }
-        String arch = SystemUtils.OS_ARCH.toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         arch = switch (arch) {
             case "amd64", "x86_64", "x64" -> "x86_64";
             case "aarch64", "arm64" -> "aarch64";

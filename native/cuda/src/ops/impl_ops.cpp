@@ -1,5 +1,6 @@
 // Element-wise field and point operations on the CPU (one build per arithmetic path; see runtime/impl.hpp).
 #include "cuzk/ops.hpp"
+#include "ops/glv.hpp"
 #include "msm/base_array.hpp"
 #include "runtime/api_common.hpp"
 
@@ -57,6 +58,14 @@ cuzk_status_t impl_point_op(uint32_t curve, uint32_t group, uint32_t op, const v
                     const void* bi = nullptr;
                     if (op == CUZK_POINT_ADD) bi = static_cast<const A*>(b) + i;
                     if (op == CUZK_POINT_MUL) bi = static_cast<const uint64_t*>(b) + 4 * i;
+                    // BN254's G1 is all of its curve, so every point there has the endomorphism's
+                    // eigenvalue and MUL takes the GLV path (other groups: see glv.hpp)
+                    if constexpr (std::is_same_v<G, bn254_g1>) {
+                        if (op == CUZK_POINT_MUL) {
+                            tmp[i - begin] = glv_mul<G>(x[i], static_cast<const uint64_t*>(bi));
+                            continue;
+                        }
+                    }
                     tmp[i - begin] = point_apply_xyzz<G>(op, x ? x[i] : A::infinity(), bi);
                 }
                 batch_to_affine<G>(tmp, z + begin, scratch, end - begin);

@@ -86,6 +86,31 @@ public enum Curve {
         return BigInteger.ONE.shiftLeft(8 * SCALAR_BYTES);
     }
 
+    /**
+     * beta, the cube root of one in Fp of the endomorphism phi(x, y) = (beta x, y) of G1 (the
+     * curves have j = 0), chosen so that phi is multiplication by {@link #g1Lambda()} on the
+     * prime-order subgroup (on all of BN254's G1, whose cofactor is one).
+     */
+    public BigInteger g1Beta() {
+        return this == BN254 ? BN254_BETA : BLS12_381_BETA;
+    }
+
+    /**
+     * lambda, the cube root of one in Fr by which {@link Point#endomorphism()} multiplies G1's
+     * points; the native library splits a scalar k as k1 + k2 lambda (GLV) with the same lambda,
+     * so a scalar made as a + b lambda with a, b below 2^64 costs it a 64-bit double
+     * multiplication.
+     */
+    public BigInteger g1Lambda() {
+        return this == BN254 ? BN254_LAMBDA : BLS12_381_LAMBDA;
+    }
+
+    private static final BigInteger BN254_BETA = new BigInteger("59e26bcea0d48bacd4f263f1acdb5c4f5763473177fffffe", 16);
+    private static final BigInteger BN254_LAMBDA = new BigInteger("4407920970296243842393367215006156084916469457145843978461");
+    private static final BigInteger BLS12_381_BETA = new BigInteger(
+            "1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaac", 16);
+    private static final BigInteger BLS12_381_LAMBDA = new BigInteger("ac45a4010001a40200000000ffffffff", 16); // x^2 - 1
+
     /** Parses a curve name: {@code bn254}, {@code bn128}, {@code alt_bn128}, {@code bls12-381}, {@code bls12381}, any case. */
     public static Curve parse(String name) {
         Validate.notBlank(name, "curve name");

@@ -66,6 +66,22 @@ public final class Point {
         return new Point(curve, group, out);
     }
 
+    /**
+     * phi(P) = (beta x, y) of a G1 point, computed here (no native call; x times beta holds in
+     * Montgomery form too): [lambda]P ({@link Curve#g1Lambda()}) for every point of BN254's G1 and
+     * for BLS12-381's points in the prime-order subgroup. Infinity stays itself.
+     */
+    public Point endomorphism() {
+        Validate.isTrue(group == Group.G1, "the endomorphism (beta x, y) is of G1 points, not %s", group);
+        if (isInfinity()) {
+            return this;
+        }
+        int fb = curve.fpBytes();
+        byte[] out = bytes.clone();
+        putLe(out, 0, fb, getLe(bytes, 0, fb).multiply(curve.g1Beta()).mod(curve.p()));
+        return new Point(curve, group, out);
+    }
+
     /** The point at infinity. */
     public static Point infinity(Curve curve, Group group) {
         return new Point(curve, group, new byte[curve.pointBytes(group)]);

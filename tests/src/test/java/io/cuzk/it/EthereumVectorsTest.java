@@ -8,16 +8,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cuzk.Backend;
+import io.cuzk.Check;
+import io.cuzk.Codec;
 import io.cuzk.Curve;
 import io.cuzk.Encoding;
 import io.cuzk.Group;
 import io.cuzk.InvalidPointException;
+import io.cuzk.Point;
+import io.cuzk.Points;
 import io.cuzk.Status;
 import io.cuzk.cli.EncodedMsm;
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -115,6 +121,21 @@ class EthereumVectorsTest {
 
     static Stream<Vector> bn256ScalarMul() {
         return load("bn256ScalarMul.json").stream();
+    }
+
+    /**
+     * The same vectors through {@link Points#multiply(Point, BigInteger)}, which in BN254's G1
+     * splits the scalar by the curve's endomorphism (GLV), not through a one-pair MSM; and
+     * {@link Point#endomorphism()} is [lambda] of each point.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bn256ScalarMul")
+    void eip196ScalarMulVectorsByPointMultiplication(Vector v) {
+        byte[] in = Arrays.copyOf(v.input, 96);
+        Point p = Codec.decode(Curve.BN254, Group.G1, Encoding.EIP196, Arrays.copyOf(in, 64), EnumSet.allOf(Check.class));
+        BigInteger k = new BigInteger(1, Arrays.copyOfRange(in, 64, 96));
+        assertEquals(v.expected, HEX.formatHex(Points.multiply(p, k).encode(Encoding.EIP196)));
+        assertEquals(Points.multiply(p, Curve.BN254.g1Lambda()), p.endomorphism());
     }
 
     static Stream<Vector> bn256Add() {

@@ -242,20 +242,50 @@ public final class Groth16Verifier {
         io.cuzk.PointVector as = io.cuzk.PointVector.allocate(arena, curve, Group.G1, n);
         io.cuzk.ScalarVector scalars = io.cuzk.ScalarVector.allocate(arena, curve, n, io.cuzk.ScalarForm.CANONICAL);
         io.cuzk.PointVector ras = io.cuzk.PointVector.allocate(arena, curve, Group.G1, n);
+        // BN254: r_j = a_j + b_j lambda with 64-bit a_j, b_j, still 2^128 coefficients (no two
+        // pairs give one r_j: the lattice of (a, b) with a + b lambda = 0 mod r has no vector
+        // shorter than about 2^127), which the native library's G1 multiplication (GLV) splits
+        // back into (a_j, b_j): r_j A_j costs a 64-bit double multiplication, and sum r_j C_j
+        // is an MSM of C_j and phi(C_j) with the 64-bit halves. BLS12-381's G1 multiplication
+        // cannot assume its points in the subgroup, so it keeps 128-bit r_j.
+        boolean split = curve == Curve.BN254;
+        List<Point> cParts = split ? new ArrayList<>(2 * n) : cs;
+        List<BigInteger> cScalars = split ? new ArrayList<>(2 * n) : rs;
+        List<Point> cEndo = new ArrayList<>(split ? n : 0);
+        List<BigInteger> cHigh = new ArrayList<>(split ? n : 0);
         for (Proof p : proofs) {
-            BigInteger rj = new BigInteger(128, random);
-            if (rj.signum() == 0) {
-                rj = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
+            BigInteger rj;
+            if (split) {
+                BigInteger both = new BigInteger(128, random); // one draw from the generator
+                BigInteger a = both.and(LOW_64);
+                BigInteger b = both.shiftRight(64);
+                if (a.signum() == 0 && b.signum() == 0) {
+                    a = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
+                }
+                rj = a.add(b.multiply(curve.g1Lambda())).mod(r);
+                cScalars.add(a);
+                cEndo.add(p.piC().endomorphism());
+                cHigh.add(b);
+            } else {
+                rj = new BigInteger(128, random);
+                if (rj.signum() == 0) {
+                    rj = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
+                }
             }
             as.set(rs.size(), p.piA());
             scalars.set(rs.size(), rj);
             g2.add(p.piB());
             icScalars[0] = icScalars[0].add(rj);
             for (int i = 0; i < p.publicSignals().size(); i++) {
-                icScalars[i + 1] = icScalars[i + 1].add(rj.multiply(p.publicSignals().get(i))).mod(r);
+                icScalars[i + 1] = icScalars[i + 1].add(rj.multiply(p.publicSignals().get(i))); // reduced once, below
             }
             cs.add(p.piC());
             rs.add(rj);
+        }
+        if (split) {
+            cParts.addAll(cs);
+            cParts.addAll(cEndo);
+            cScalars.addAll(cHigh);
         }
         try (arena) {
             Points.multiply(as, scalars, ras);
@@ -269,7 +299,7 @@ public final class Groth16Verifier {
         }
         Prepared key = prepared(vk);
         List<Point> fixed = List.of(Points.multiply(vk.alpha1(), ic.get(0)).negated(), // sum r_j alpha: IC[0]'s scalar is sum r_j too
-                (key != null ? key.linearCombination(vk, ic) : Points.sum(vk.ic(), ic)).negated(), Points.sum(cs, rs).negated());
+                (key != null ? key.linearCombination(vk, ic) : Points.sum(vk.ic(), ic)).negated(), Points.sum(cParts, cScalars).negated());
         if (key != null) {
             return outcome(Pairing.isOneCheckingG2(g1, g2, fixed, key.lines(), null), bNames, curve);
         }
@@ -277,6 +307,8 @@ public final class Groth16Verifier {
         g2.addAll(List.of(vk.beta2(), vk.gamma2(), vk.delta2()));
         return outcome(Pairing.isOneCheckingG2(g1, g2, List.of(), null, null), bNames, curve);
     }
+
+    private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     /** L = IC[0] + sum s[i] IC[i + 1]. */
     static Point linearCombination(VerificationKey vk, List<BigInteger> signals) {

@@ -58,23 +58,39 @@ final class SnarkjsJson {
 
     /** A decimal string (or JSON integer) in [0, bound). */
     static BigInteger number(String name, String field, JsonNode n, BigInteger bound, String boundName) {
-        if (n == null || !(n.isTextual() || n.isIntegralNumber())) {
-            throw new FormatException(name, field, "expected a decimal number as a string");
-        }
-        String s = n.asText().trim();
-        BigInteger v;
-        try {
-            if (s.isEmpty() || s.length() > 200 || !s.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
-                throw new NumberFormatException();
-            }
-            v = new BigInteger(s);
-        } catch (NumberFormatException e) {
-            throw new FormatException(name, field, "\"" + abbreviate(s) + "\" is not a non-negative decimal number");
-        }
+        String s = digits(name, field, n);
+        BigInteger v = new BigInteger(s);
         if (v.compareTo(bound) >= 0) {
             throw new FormatException(name, field, abbreviate(s) + " is not below " + boundName);
         }
         return v;
+    }
+
+    /** The text of a decimal string (or JSON integer): 1 to 200 ASCII digits, else a FormatException. */
+    private static String digits(String name, String field, JsonNode n) {
+        if (n == null || !(n.isTextual() || n.isIntegralNumber())) {
+            throw new FormatException(name, field, "expected a decimal number as a string");
+        }
+        String s = n.asText().trim();
+        if (!decimalDigits(s)) {
+            throw new FormatException(name, field, "\"" + abbreviate(s) + "\" is not a non-negative decimal number");
+        }
+        return s;
+    }
+
+    /** 1 to 200 ASCII digits (what a BigInteger of this size may be read from). */
+    private static boolean decimalDigits(String s) {
+        int n = s.length();
+        if (n == 0 || n > 200) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char ch = s.charAt(i);
+            if (ch < '0' || ch > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String abbreviate(String s) {
@@ -86,17 +102,18 @@ final class SnarkjsJson {
         if (n == null || !n.isArray() || (n.size() != 3 && n.size() != 2)) {
             throw new FormatException(name, field, "expected a G1 point [x, y, z] of decimal strings");
         }
-        BigInteger p = curve.p();
-        BigInteger x = number(name, field + "[0]", n.get(0), p, "the field's modulus");
-        BigInteger y = number(name, field + "[1]", n.get(1), p, "the field's modulus");
-        BigInteger z = n.size() == 3 ? number(name, field + "[2]", n.get(2), p, "the field's modulus") : BigInteger.ONE;
-        if (z.signum() == 0) {
-            return Point.infinity(curve, Group.G1);
+        long[][] c = {coordinate(name, field, 0, -1, n.get(0), curve), coordinate(name, field, 1, -1, n.get(1), curve)};
+        if (n.size() == 3) {
+            long[] z = coordinate(name, field, 2, -1, n.get(2), curve);
+            if (isZero(z)) {
+                return Point.infinity(curve, Group.G1);
+            }
+            if (!isOne(z)) {
+                throw new FormatException(name, field, "z = " + abbreviate(n.get(2).asText().trim())
+                        + ": expected an affine point (z = 1, or z = 0 for infinity)");
+            }
         }
-        if (!z.equals(BigInteger.ONE)) {
-            throw new FormatException(name, field, "z = " + abbreviate(z.toString()) + ": expected an affine point (z = 1, or z = 0 for infinity)");
-        }
-        return checked(name, field, Point.ofCoordinates(curve, Group.G1, x, y));
+        return checked(name, field, curve, Group.G1, Check.all(), c);
     }
 
     /** A G2 point [[x0, x1], [y0, y1], [z0, z1]], checked on the twist and in its subgroup. */
@@ -109,35 +126,146 @@ final class SnarkjsJson {
         if (n == null || !n.isArray() || (n.size() != 3 && n.size() != 2)) {
             throw new FormatException(name, field, "expected a G2 point [[x0, x1], [y0, y1], [z0, z1]] of decimal strings");
         }
-        BigInteger[][] c = new BigInteger[n.size()][];
+        long[][] c = new long[2 * n.size()][];
         for (int i = 0; i < n.size(); i++) {
             JsonNode pair = n.get(i);
             if (!pair.isArray() || pair.size() != 2) {
                 throw new FormatException(name, field + "[" + i + "]", "expected a pair [c0, c1] of decimal strings");
             }
-            c[i] = new BigInteger[] {number(name, field + "[" + i + "][0]", pair.get(0), curve.p(), "the field's modulus"),
-                number(name, field + "[" + i + "][1]", pair.get(1), curve.p(), "the field's modulus")};
+            c[2 * i] = coordinate(name, field, i, 0, pair.get(0), curve);
+            c[2 * i + 1] = coordinate(name, field, i, 1, pair.get(1), curve);
         }
-        if (c.length == 3) {
-            if (c[2][0].signum() == 0 && c[2][1].signum() == 0) {
+        if (n.size() == 3) {
+            if (isZero(c[4]) && isZero(c[5])) {
                 return Point.infinity(curve, Group.G2);
             }
-            if (!c[2][0].equals(BigInteger.ONE) || c[2][1].signum() != 0) {
+            if (!isOne(c[4]) || !isZero(c[5])) {
                 throw new FormatException(name, field, "expected an affine point (z = [1, 0], or [0, 0] for infinity)");
             }
         }
-        return checked(name, field, Point.ofCoordinates(curve, Group.G2, c[0][0], c[0][1], c[1][0], c[1][1]), checks);
+        return checked(name, field, curve, Group.G2, checks, java.util.Arrays.copyOf(c, 4));
     }
 
-    private static Point checked(String name, String field, Point p) {
-        return checked(name, field, p, Check.all());
+    /**
+     * A point's coordinate: a decimal string (or JSON integer) below p, read into little-endian
+     * 64-bit words (the decimal digits 18 at a time; a point's eight numbers would otherwise be
+     * most of a proof's reading). Named in messages field[i] or field[i][j] (j >= 0).
+     */
+    private static long[] coordinate(String name, String field, int i, int j, JsonNode n, Curve curve) {
+        String s = n != null && (n.isTextual() || n.isIntegralNumber()) ? n.asText().trim() : null;
+        long[] w = new long[curve.fpBytes() / 8];
+        if (s != null && decimalDigits(s) && decimalWords(s, w) && compareWords(w, modulusWords(curve)) < 0) {
+            return w;
+        }
+        String where = j < 0 ? field + "[" + i + "]" : field + "[" + i + "][" + j + "]"; // named only when wrong
+        digits(name, where, n); // not a number: its message
+        throw new FormatException(name, where, abbreviate(s) + " is not below the field's modulus");
     }
 
-    private static Point checked(String name, String field, Point p, java.util.Set<Check> checks) {
+    /** 10^18: the most decimal digits a long holds at once. */
+    private static final long TEN_18 = 1_000_000_000_000_000_000L;
+
+    /** s (digits only) as little-endian words; false when it does not fit in w. */
+    static boolean decimalWords(String s, long[] w) {
+        int n = s.length();
+        int pos = 0;
+        int chunk = n % 18 == 0 ? 18 : n % 18;
+        while (pos < n) {
+            long v = 0;
+            long scale = 1;
+            for (int k = 0; k < chunk; k++) {
+                v = v * 10 + (s.charAt(pos + k) - '0');
+                scale *= 10;
+            }
+            pos += chunk;
+            chunk = 18;
+            long carry = v; // w = w * scale + v
+            for (int k = 0; k < w.length; k++) {
+                long lo = w[k] * scale;
+                long hi = Math.unsignedMultiplyHigh(w[k], scale);
+                long sum = lo + carry;
+                if (Long.compareUnsigned(sum, lo) < 0) {
+                    hi++;
+                }
+                w[k] = sum;
+                carry = hi;
+            }
+            if (carry != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int compareWords(long[] a, long[] b) {
+        for (int k = a.length - 1; k >= 0; k--) {
+            int c = Long.compareUnsigned(a[k], b[k]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean isZero(long[] w) {
+        for (long x : w) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isOne(long[] w) {
+        for (int k = 1; k < w.length; k++) {
+            if (w[k] != 0) {
+                return false;
+            }
+        }
+        return w[0] == 1;
+    }
+
+    private static final long[] BN254_P = words(Curve.BN254);
+    private static final long[] BLS12_381_P = words(Curve.BLS12_381);
+
+    private static long[] modulusWords(Curve curve) {
+        return curve == Curve.BN254 ? BN254_P : BLS12_381_P;
+    }
+
+    private static long[] words(Curve curve) {
+        long[] w = new long[curve.fpBytes() / 8];
+        BigInteger p = curve.p();
+        for (int k = 0; k < w.length; k++) {
+            w[k] = p.shiftRight(64 * k).longValue();
+        }
+        return w;
+    }
+
+    /**
+     * The point of these affine coordinates (little-endian words, each below p; G2's as x.c0,
+     * x.c1, y.c0, y.c1), checked and put in Montgomery form by the native codec from the curve's
+     * Ethereum encoding (big-endian integers: no division here).
+     */
+    private static Point checked(String name, String field, Curve curve, Group group, java.util.Set<Check> checks, long[]... coordinates) {
+        Encoding e = Encoding.ethereum(curve);
+        int width = e.pointBytes(curve, group) / coordinates.length;
+        byte[] encoded = new byte[e.pointBytes(curve, group)];
+        for (int i = 0; i < coordinates.length; i++) {
+            // EIP-197 puts each G2 coordinate's imaginary part first
+            int slot = group == Group.G2 && e == Encoding.EIP196 ? i ^ 1 : i;
+            long[] w = coordinates[i];
+            int end = (slot + 1) * width; // big-endian: the lowest word last
+            for (int k = 0; k < w.length; k++) {
+                long x = w[k];
+                for (int b = 0; b < 8; b++) {
+                    encoded[end - 1 - 8 * k - b] = (byte) (x >>> (8 * b));
+                }
+            }
+        }
         try {
-            return Codec.decode(p.curve(), p.group(), Encoding.NATIVE, p.nativeBytes(), checks);
-        } catch (InvalidPointException e) {
-            throw new FormatException(name, field, "not a valid " + p.curve().cliName() + " " + p.group() + " point: " + e.getMessage());
+            return Codec.decode(curve, group, e, encoded, checks);
+        } catch (InvalidPointException ex) {
+            throw new FormatException(name, field, "not a valid " + curve.cliName() + " " + group + " point: " + ex.getMessage());
         }
     }
 

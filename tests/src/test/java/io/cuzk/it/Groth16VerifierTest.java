@@ -181,6 +181,25 @@ class Groth16VerifierTest {
         ((com.fasterxml.jackson.databind.node.ArrayNode) offCurve.get("pi_a")).set(1,
                 new java.math.BigInteger(proof.get("pi_a").get(1).asText()).add(java.math.BigInteger.ONE).toString());
         expectMalformed(vkFile, pub.toString(), offCurve.toString(), "pi_a", "point");
+        // coordinates read by digits, not BigInteger: p itself, 130 digits, not digits, z = 2
+        com.fasterxml.jackson.databind.node.ObjectNode atP = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) atP.get("pi_a")).set(0, curve.p().toString());
+        expectMalformed(vkFile, pub.toString(), atP.toString(), "pi_a[0]", "is not below the field's modulus");
+        com.fasterxml.jackson.databind.node.ObjectNode long130 = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) long130.get("pi_c")).set(1, "9".repeat(130)); // past 2^384: more words than either field has
+        expectMalformed(vkFile, pub.toString(), long130.toString(), "pi_c[1]", "is not below the field's modulus");
+        com.fasterxml.jackson.databind.node.ObjectNode letters = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) letters.get("pi_b").get(1)).set(0, "12x");
+        expectMalformed(vkFile, pub.toString(), letters.toString(), "pi_b[1][0]", "not a non-negative decimal number");
+        com.fasterxml.jackson.databind.node.ObjectNode z2 = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) z2.get("pi_c")).set(2, "2");
+        expectMalformed(vkFile, pub.toString(), z2.toString(), "pi_c", "expected an affine point");
+        // leading zeros are still the number: the proof stays valid
+        com.fasterxml.jackson.databind.node.ObjectNode zeros = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) zeros.get("pi_a")).set(0, "000" + proof.get("pi_a").get(0).asText());
+        Files.writeString(proofFile, zeros.toString());
+        Files.writeString(publicFile, pub.toString());
+        assertEquals(0, Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString()).status(), "leading zeros");
         // a signal >= r
         com.fasterxml.jackson.databind.node.ArrayNode big = pub.deepCopy();
         big.set(0, curve.r().toString());

@@ -1,0 +1,49 @@
+package io.cuzk.groth16;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The coordinates' decimal reader (18 digits a step into 64-bit words) against BigInteger's. */
+class SnarkjsJsonTest {
+    private static BigInteger value(long[] w) {
+        BigInteger v = BigInteger.ZERO;
+        for (int k = w.length - 1; k >= 0; k--) {
+            v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(w[k])));
+        }
+        return v;
+    }
+
+    @Test
+    void readsEveryLengthAsBigIntegerDoes() {
+        Random rnd = new Random(31);
+        for (int words : new int[] {4, 6}) {
+            BigInteger limit = BigInteger.ONE.shiftLeft(64 * words);
+            for (int len = 1; len <= 200; len++) {
+                for (int t = 0; t < 6; t++) {
+                    StringBuilder sb = new StringBuilder();
+                    for (int i = 0; i < len; i++) {
+                        sb.append((char) ('0' + (t == 0 ? 9 : t == 1 && i < len - 1 ? 0 : rnd.nextInt(10))));
+                    }
+                    String s = sb.toString();
+                    BigInteger expected = new BigInteger(s);
+                    long[] w = new long[words];
+                    boolean fits = SnarkjsJson.decimalWords(s, w);
+                    assertEquals(expected.compareTo(limit) < 0, fits, s);
+                    if (fits) {
+                        assertEquals(expected, value(w), s);
+                    }
+                }
+            }
+            // the edges: 2^(64 words) - 1 fits, 2^(64 words) does not
+            long[] w = new long[words];
+            assertTrue(SnarkjsJson.decimalWords(limit.subtract(BigInteger.ONE).toString(), w));
+            assertEquals(limit.subtract(BigInteger.ONE), value(w));
+            assertFalse(SnarkjsJson.decimalWords(limit.toString(), new long[words]));
+        }
+    }
+}

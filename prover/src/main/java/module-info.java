@@ -2,7 +2,6 @@
 module io.cuzk.prover {
     requires transitive io.cuzk.bindings;
     requires org.apache.commons.lang3;
-    requires com.fasterxml.jackson.databind;
 
     exports io.cuzk.groth16;
 }

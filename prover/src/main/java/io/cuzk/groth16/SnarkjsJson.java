@@ -1,8 +1,5 @@
 package io.cuzk.groth16;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cuzk.Check;
 import io.cuzk.Codec;
 import io.cuzk.Curve;
@@ -23,22 +20,20 @@ import java.util.List;
 final class SnarkjsJson {
     private SnarkjsJson() {}
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    static JsonNode tree(String name, String json) {
+    static Json tree(String name, String json) {
         try {
-            JsonNode n = JSON.readTree(json);
-            if (n == null || n.isMissingNode()) {
+            Json n = Json.parse(json);
+            if (n == null) {
                 throw new FormatException(name, null, "empty: expected JSON");
             }
             return n;
-        } catch (JsonProcessingException e) {
-            throw new FormatException(name, null, "not JSON (" + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ")");
+        } catch (Json.ParseException e) {
+            throw new FormatException(name, null, "not JSON (" + e.getMessage() + " at line " + e.line() + ")");
         }
     }
 
-    static Curve curve(String name, JsonNode root) {
-        JsonNode c = root.get("curve");
+    static Curve curve(String name, Json root) {
+        Json c = root.get("curve");
         if (c == null || !c.isTextual()) {
             throw new FormatException(name, "curve", "missing: expected \"bn128\" or \"bls12381\"");
         }
@@ -49,15 +44,15 @@ final class SnarkjsJson {
         }
     }
 
-    static void requireGroth16(String name, JsonNode root) {
-        JsonNode p = root.get("protocol");
+    static void requireGroth16(String name, Json root) {
+        Json p = root.get("protocol");
         if (p != null && !"groth16".equals(p.asText())) {
             throw new FormatException(name, "protocol", "\"" + p.asText() + "\": only groth16 is supported");
         }
     }
 
     /** A decimal string (or JSON integer) in [0, bound). */
-    static BigInteger number(String name, String field, JsonNode n, BigInteger bound, String boundName) {
+    static BigInteger number(String name, String field, Json n, BigInteger bound, String boundName) {
         String s = digits(name, field, n);
         BigInteger v = new BigInteger(s);
         if (v.compareTo(bound) >= 0) {
@@ -67,7 +62,7 @@ final class SnarkjsJson {
     }
 
     /** The text of a decimal string (or JSON integer): 1 to 200 ASCII digits, else a FormatException. */
-    private static String digits(String name, String field, JsonNode n) {
+    private static String digits(String name, String field, Json n) {
         if (n == null || !(n.isTextual() || n.isIntegralNumber())) {
             throw new FormatException(name, field, "expected a decimal number as a string");
         }
@@ -98,7 +93,7 @@ final class SnarkjsJson {
     }
 
     /** A G1 point [x, y, z], checked on the curve (and in its subgroup). */
-    static Point g1(String name, String field, JsonNode n, Curve curve) {
+    static Point g1(String name, String field, Json n, Curve curve) {
         if (n == null || !n.isArray() || (n.size() != 3 && n.size() != 2)) {
             throw new FormatException(name, field, "expected a G1 point [x, y, z] of decimal strings");
         }
@@ -117,18 +112,18 @@ final class SnarkjsJson {
     }
 
     /** A G2 point [[x0, x1], [y0, y1], [z0, z1]], checked on the twist and in its subgroup. */
-    static Point g2(String name, String field, JsonNode n, Curve curve) {
+    static Point g2(String name, String field, Json n, Curve curve) {
         return g2(name, field, n, curve, Check.all());
     }
 
     /** A G2 point, given the checks (all, or all but the subgroup's, which a verifier's pairing makes). */
-    static Point g2(String name, String field, JsonNode n, Curve curve, java.util.Set<Check> checks) {
+    static Point g2(String name, String field, Json n, Curve curve, java.util.Set<Check> checks) {
         if (n == null || !n.isArray() || (n.size() != 3 && n.size() != 2)) {
             throw new FormatException(name, field, "expected a G2 point [[x0, x1], [y0, y1], [z0, z1]] of decimal strings");
         }
         long[][] c = new long[2 * n.size()][];
         for (int i = 0; i < n.size(); i++) {
-            JsonNode pair = n.get(i);
+            Json pair = n.get(i);
             if (!pair.isArray() || pair.size() != 2) {
                 throw new FormatException(name, field + "[" + i + "]", "expected a pair [c0, c1] of decimal strings");
             }
@@ -151,7 +146,7 @@ final class SnarkjsJson {
      * 64-bit words (the decimal digits 18 at a time; a point's eight numbers would otherwise be
      * most of a proof's reading). Named in messages field[i] or field[i][j] (j >= 0).
      */
-    private static long[] coordinate(String name, String field, int i, int j, JsonNode n, Curve curve) {
+    private static long[] coordinate(String name, String field, int i, int j, Json n, Curve curve) {
         String s = n != null && (n.isTextual() || n.isIntegralNumber()) ? n.asText().trim() : null;
         long[] w = new long[curve.fpBytes() / 8];
         if (s != null && decimalDigits(s) && decimalWords(s, w) && compareWords(w, modulusWords(curve)) < 0) {
@@ -271,14 +266,14 @@ final class SnarkjsJson {
 
     /** verification_key.json. */
     static VerificationKey verificationKey(String name, String json) {
-        JsonNode root = tree(name, json);
+        Json root = tree(name, json);
         requireGroth16(name, root);
         Curve curve = curve(name, root);
-        JsonNode ic = root.get("IC");
+        Json ic = root.get("IC");
         if (ic == null || !ic.isArray() || ic.isEmpty()) {
             throw new FormatException(name, "IC", "missing: expected the IC points");
         }
-        JsonNode np = root.get("nPublic");
+        Json np = root.get("nPublic");
         if (np != null && (!np.canConvertToInt() || np.asInt() != ic.size() - 1)) {
             throw new FormatException(name, "nPublic", np + " public signals, but " + ic.size() + " IC points (expected one more)");
         }
@@ -302,7 +297,7 @@ final class SnarkjsJson {
      * it).
      */
     static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2) {
-        JsonNode root = tree(proofName, proofJson);
+        Json root = tree(proofName, proofJson);
         requireGroth16(proofName, root);
         Curve curve = curve(proofName, root);
         Point a = g1(proofName, "pi_a", root.get("pi_a"), curve);
@@ -314,7 +309,7 @@ final class SnarkjsJson {
 
     /** public.json: an array of decimal strings, each below r. */
     static List<BigInteger> publicSignals(String name, String json, Curve curve) {
-        JsonNode root = tree(name, json);
+        Json root = tree(name, json);
         if (!root.isArray()) {
             throw new FormatException(name, null, "expected an array of decimal strings (the public signals)");
         }

@@ -21,6 +21,23 @@ import org.apache.commons.lang3.Validate;
 public final class Pairing {
     private Pairing() {}
 
+    /**
+     * Links the native calls a verification makes (reading points, the pairing check; an MSM
+     * shares the first's shape) without making them: the FFM linker generates and loads classes
+     * for each call shape on its first use, tens of milliseconds of a process that verifies once,
+     * which such a process can have done on another thread while it reads its files. Failures are
+     * left to the calls themselves to report.
+     */
+    public static void link() {
+        try {
+            NativeLibrary.require();
+            cuzk_h.cuzk_points_decode$handle();
+            cuzk_h.cuzk_pairing_check_g2$handle();
+        } catch (RuntimeException | LinkageError e) {
+            // the verification's own calls report what is wrong
+        }
+    }
+
     /** Whether prod e(g1[i], g2[i]) = 1; points at infinity contribute 1. */
     public static boolean isOne(List<Point> g1, List<Point> g2) {
         return call(g1, g2, false).one;

@@ -147,6 +147,9 @@ public final class Main {
         if (named == null || named.equals("prove") || named.equals("sample")) {
             // a proof's native calls are linked while the arguments are parsed (see Backend.link)
             Thread.ofPlatform().daemon().name("cuzk-link").start(() -> Backend.cpu().link());
+        } else if (named.equals("verify")) {
+            // the same for a verification's calls, while its files are read
+            Thread.ofPlatform().daemon().name("cuzk-link").start(io.cuzk.Pairing::link);
         }
         Main main = new Main(in, out, err);
         CommandLine cl = commandLine(args);

@@ -31,7 +31,8 @@
  * cuzk_g2_prepare, and cuzk_pairing_check takes pairs with prepared G2 points. Version 6:
  * cuzk_emulate_groth16_h. Version 7: cuzk_msm_config's reserved flags became copies (tables of
  * shifted copies of the bases: cuzk_msm_plan, cuzk_emulate_msm_precompute, cuzk_cuda_msm_precompute);
- * cuzk_fixed_prepare and cuzk_fixed_sum. Version 8: cuzk_pairing_check_g2.
+ * cuzk_fixed_prepare and cuzk_fixed_sum. Version 8: cuzk_pairing_check_g2. Version 9:
+ * CUZK_POINT_MUL_SUBGROUP.
  */
 #ifndef CUZK_H
 #define CUZK_H
@@ -43,7 +44,7 @@
 extern "C" {
 #endif
 
-#define CUZK_ABI_VERSION 8
+#define CUZK_ABI_VERSION 9
 
 #if defined(_WIN32)
 #define CUZK_API __declspec(dllexport)
@@ -118,7 +119,10 @@ enum cuzk_point_op {
     CUZK_POINT_DOUBLE = 1, /* out = 2a */
     CUZK_POINT_NEG = 2,    /* out = -a */
     CUZK_POINT_MUL = 3,    /* out = [b]a, b a 32-byte canonical scalar (any value) */
-    CUZK_POINT_GENERATOR = 4 /* out = the group's standard generator */
+    CUZK_POINT_GENERATOR = 4, /* out = the group's standard generator */
+    CUZK_POINT_MUL_SUBGROUP = 5 /* out = [b]a as MUL, for points a in the prime-order subgroup (not
+                                  checked: for others it is not [b]a): G1 on the CPU by the curve's
+                                  endomorphism, about half MUL's cost; elsewhere MUL itself */
 };
 
 enum cuzk_ntt_direction {

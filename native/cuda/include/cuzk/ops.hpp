@@ -35,10 +35,10 @@ CUZK_HDI Field2<F> ext_field_apply(uint32_t op, const Field2<F>& a, const Field2
 }
 
 inline bool field_op_known(uint32_t op) { return op <= CUZK_OP_FROM_MONT; }
-inline bool point_op_known(uint32_t op) { return op <= CUZK_POINT_GENERATOR; }
+inline bool point_op_known(uint32_t op) { return op <= CUZK_POINT_MUL_SUBGROUP; }
 
 // The result in XYZZ form, before the inversion that makes it affine (which batches can share).
-// b is a point for ADD, a 4-word canonical scalar for MUL, unused otherwise.
+// b is a point for ADD, a 4-word canonical scalar for MUL and MUL_SUBGROUP, unused otherwise.
 template <class G>
 CUZK_HDI XYZZ<G> point_apply_xyzz(uint32_t op, const Affine<G>& a, const void* b) {
     switch (op) {
@@ -49,7 +49,8 @@ CUZK_HDI XYZZ<G> point_apply_xyzz(uint32_t op, const Affine<G>& a, const void* b
         }
         case CUZK_POINT_DOUBLE: return XYZZ<G>::from_affine(a).dbl();
         case CUZK_POINT_NEG: return XYZZ<G>::from_affine(a.neg());
-        case CUZK_POINT_MUL: return scalar_mul(a, static_cast<const uint64_t*>(b), 4);
+        case CUZK_POINT_MUL:
+        case CUZK_POINT_MUL_SUBGROUP: return scalar_mul(a, static_cast<const uint64_t*>(b), 4);
         case CUZK_POINT_GENERATOR: return XYZZ<G>::from_affine(G::generator());
         default: return XYZZ<G>::from_affine(a);
     }

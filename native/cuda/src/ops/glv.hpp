@@ -12,8 +12,10 @@
 // exactly (a, b) (the basis vectors are far longer), which is what makes a verifier's 128-bit
 // random coefficients chosen that way cost a 64-bit double multiplication.
 //
-// Valid where phi is lambda: on BN254's whole G1 (cofactor one), and on BLS12-381's G1 only for
-// points in its subgroup. The constants (beta matched to lambda on the generator, the basis from
+// Valid where phi is lambda: on BN254's whole G1 (cofactor one, so cuzk_point_op's MUL takes this
+// path there), and on BLS12-381's G1 only for points in its subgroup (CUZK_POINT_MUL_SUBGROUP, whose
+// caller vouches for that; off the subgroup the result differs from [k]P by a point of the
+// cofactor's order, which pairs to one with G2). The constants (beta matched to lambda on the generator, the basis from
 // the extended Euclidean algorithm on (r, lambda)) were computed with exact integer arithmetic and
 // are checked at first use: phi(G) = [lambda]G.
 #pragma once

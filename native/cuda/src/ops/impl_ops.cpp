@@ -41,7 +41,8 @@ cuzk_status_t impl_point_op(uint32_t curve, uint32_t group, uint32_t op, const v
         // input points at any address, as in cuzk_msm; scalars 8-byte aligned
         if (op != CUZK_POINT_GENERATOR) require_ptr(a, "a");
         if (op == CUZK_POINT_ADD) require_ptr(b, "b");
-        if (op == CUZK_POINT_MUL) require_aligned(b, "b");
+        const bool mul = op == CUZK_POINT_MUL || op == CUZK_POINT_MUL_SUBGROUP;
+        if (mul) require_aligned(b, "b");
         with_group(curve, group, [&](auto tag) {
             using G = typename decltype(tag)::type;
             using A = Affine<G>;
@@ -57,11 +58,11 @@ cuzk_status_t impl_point_op(uint32_t curve, uint32_t group, uint32_t op, const v
                 for (size_t i = begin; i < end; i++) {
                     const void* bi = nullptr;
                     if (op == CUZK_POINT_ADD) bi = static_cast<const A*>(b) + i;
-                    if (op == CUZK_POINT_MUL) bi = static_cast<const uint64_t*>(b) + 4 * i;
-                    // BN254's G1 is all of its curve, so every point there has the endomorphism's
-                    // eigenvalue and MUL takes the GLV path (other groups: see glv.hpp)
-                    if constexpr (std::is_same_v<G, bn254_g1>) {
-                        if (op == CUZK_POINT_MUL) {
+                    if (mul) bi = static_cast<const uint64_t*>(b) + 4 * i;
+                    // G1 by the endomorphism (GLV) where its eigenvalue holds: for MUL_SUBGROUP's
+                    // points, and for MUL's in BN254, whose G1 is all of its curve (see glv.hpp)
+                    if constexpr (glv_detail::has_glv<G>) {
+                        if (op == CUZK_POINT_MUL_SUBGROUP || (op == CUZK_POINT_MUL && std::is_same_v<G, bn254_g1>)) {
                             tmp[i - begin] = glv_mul<G>(x[i], static_cast<const uint64_t*>(bi));
                             continue;
                         }

@@ -94,13 +94,14 @@ CUZK_API cuzk_status_t cuzk_cuda_point_op(int32_t device, uint32_t curve, uint32
         if (n == 0) return;
         require(out != nullptr, "out is null");
         require(op == CUZK_POINT_GENERATOR || a != nullptr, "a is null");
-        bool has_b = op == CUZK_POINT_ADD || op == CUZK_POINT_MUL;
+        const bool mul = op == CUZK_POINT_MUL || op == CUZK_POINT_MUL_SUBGROUP;
+        bool has_b = op == CUZK_POINT_ADD || mul;
         require(!has_b || b != nullptr, "b is null");
         with_group(curve, group, [&](auto tag) {
             using G = typename decltype(tag)::type;
             using A = Affine<G>;
             const size_t bytes = n * sizeof(A);
-            const size_t b_stride = op == CUZK_POINT_MUL ? 32 : sizeof(A);
+            const size_t b_stride = mul ? 32 : sizeof(A);
             Scope scope(device);
             PoolBuffer<A> da(a ? n : 1, scope.stream), dout(n, scope.stream);
             PoolBuffer<uint8_t> dbp(has_b ? n * b_stride : 1, scope.stream);

@@ -22,6 +22,7 @@ public final class Points {
     private static final int NEG = 2;
     private static final int MUL = 3;
     private static final int GENERATOR = 4;
+    private static final int MUL_SUBGROUP = 5;
 
     /** The standard generator of the group. */
     public static Point generator(Curve curve, Group group) {
@@ -90,6 +91,21 @@ public final class Points {
 
     /** out[i] = [scalars[i]] points[i] for canonical scalars; out must be 8-byte aligned, points may sit anywhere. */
     public static void multiply(PointVector points, ScalarVector scalars, PointVector out) {
+        multiply(points, scalars, out, MUL);
+    }
+
+    /**
+     * {@link #multiply(PointVector, ScalarVector, PointVector)} for points the caller knows to be in
+     * the prime-order subgroup (not checked: for another point the result is not [k]P, but differs
+     * from it by a point of the cofactor's order): in G1 the native library then splits each scalar
+     * by the curve's endomorphism ({@link Curve#g1Lambda()}), about half the cost. BN254's G1 is
+     * all of its curve, so there both methods are the same.
+     */
+    public static void multiplyInSubgroup(PointVector points, ScalarVector scalars, PointVector out) {
+        multiply(points, scalars, out, MUL_SUBGROUP);
+    }
+
+    private static void multiply(PointVector points, ScalarVector scalars, PointVector out, int op) {
         NativeLibrary.require();
         Validate.isTrue(scalars.form() == ScalarForm.CANONICAL, "the scalars must be in canonical form");
         Validate.isTrue(points.size() == scalars.size() && points.size() == out.size(), "the vectors differ in size: %d points, %d scalars, %d out",
@@ -100,7 +116,7 @@ public final class Points {
         if (points.size() == 0) {
             return;
         }
-        Checked.check(cuzk_h.cuzk_point_op(points.curve().id(), points.group().id(), MUL, points.segment(), scalars.segment(),
+        Checked.check(cuzk_h.cuzk_point_op(points.curve().id(), points.group().id(), op, points.segment(), scalars.segment(),
                 out.segment(), points.size()), "cuzk_point_op(multiply)");
     }
 

@@ -48,17 +48,30 @@ class EndomorphismTest {
                 Point q = Point.ofCoordinates(c, Group.G1, x, y);
                 assertNotEquals(Point.infinity(c, Group.G1), Points.multiply(q, c.r()), "the point is outside the subgroup");
                 assertNotEquals(Points.multiply(q, c.g1Lambda()), q.endomorphism());
+                // the multiplication for subgroup points splits lambda into (0, 1): phi, not [lambda]
+                try (Arena a = Arena.ofConfined()) {
+                    PointVector pv = PointVector.allocate(a, c, Group.G1, 1);
+                    PointVector out = PointVector.allocate(a, c, Group.G1, 1);
+                    ScalarVector sv = ScalarVector.allocate(a, c, 1, ScalarForm.CANONICAL);
+                    pv.set(0, q);
+                    sv.set(0, c.g1Lambda());
+                    Points.multiplyInSubgroup(pv, sv, out);
+                    assertEquals(q.endomorphism(), out.get(0));
+                }
                 return;
             }
             x = x.add(BigInteger.ONE);
         }
     }
 
-    /** BN254 G1's multiplication (split by lambda) against the one-point MSM, single and vectored. */
-    @Test
-    void splitMultiplicationAgreesWithTheMsmOnEveryKindOfScalar() {
-        Curve c = Curve.BN254;
-        Random rnd = new Random(23);
+    /**
+     * The multiplications split by lambda (BN254's G1 multiplication, and both curves' for points
+     * in the subgroup) against the one-point MSM, single and vectored.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void splitMultiplicationAgreesWithTheMsmOnEveryKindOfScalar(Curve c) {
+        Random rnd = new Random(23 + c.ordinal());
         BigInteger r = c.r(), lambda = c.g1Lambda();
         BigInteger max = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
         List<BigInteger> scalars = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.ONE, BigInteger.TWO, r.subtract(BigInteger.ONE), r,
@@ -78,15 +91,18 @@ class EndomorphismTest {
             PointVector pv = PointVector.allocate(a, c, Group.G1, points.size());
             ScalarVector sv = ScalarVector.allocate(a, c, points.size(), ScalarForm.CANONICAL);
             PointVector out = PointVector.allocate(a, c, Group.G1, points.size());
+            PointVector inSubgroup = PointVector.allocate(a, c, Group.G1, points.size());
             for (int i = 0; i < points.size(); i++) {
                 pv.set(i, points.get(i));
                 sv.set(i, scalars.get(i));
             }
             Points.multiply(pv, sv, out);
+            Points.multiplyInSubgroup(pv, sv, inSubgroup);
             for (int i = 0; i < points.size(); i++) {
                 Point expected = Points.sum(List.of(points.get(i)), List.of(scalars.get(i)));
                 assertEquals(expected, Points.multiply(points.get(i), scalars.get(i)), "scalar " + scalars.get(i));
                 assertEquals(expected, out.get(i), "vectored, scalar " + scalars.get(i));
+                assertEquals(expected, inSubgroup.get(i), "in the subgroup, scalar " + scalars.get(i));
             }
         }
     }

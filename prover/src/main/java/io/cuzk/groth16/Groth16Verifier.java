@@ -176,7 +176,9 @@ public final class Groth16Verifier {
 
     /**
      * Verifies many proofs of one key at the cost of about one pairing each: a random linear
-     * combination with 128-bit coefficients r_j from the operating system's generator,
+     * combination with coefficients r_j from 128 bits of the operating system's generator (r_j =
+     * a_j + b_j lambda with 64-bit halves, 2^128 distinct values, so that G1's multiplication by
+     * the curve's endomorphism costs a 64-bit double multiplication),
      * prod e(r_j A_j, B_j) = e(sum r_j alpha, beta) e(sum r_j L_j, gamma) e(sum r_j C_j, delta),
      * one product of n + 3 pairings. A batch with an invalid proof passes with probability at most
      * 2^-128; when it fails, halves are verified in turn (bisection) to name every invalid proof.
@@ -242,36 +244,28 @@ public final class Groth16Verifier {
         io.cuzk.PointVector as = io.cuzk.PointVector.allocate(arena, curve, Group.G1, n);
         io.cuzk.ScalarVector scalars = io.cuzk.ScalarVector.allocate(arena, curve, n, io.cuzk.ScalarForm.CANONICAL);
         io.cuzk.PointVector ras = io.cuzk.PointVector.allocate(arena, curve, Group.G1, n);
-        // BN254: r_j = a_j + b_j lambda with 64-bit a_j, b_j, still 2^128 coefficients (no two
-        // pairs give one r_j: the lattice of (a, b) with a + b lambda = 0 mod r has no vector
-        // shorter than about 2^127), which the native library's G1 multiplication (GLV) splits
-        // back into (a_j, b_j): r_j A_j costs a 64-bit double multiplication, and sum r_j C_j
-        // is an MSM of C_j and phi(C_j) with the 64-bit halves. BLS12-381's G1 multiplication
-        // cannot assume its points in the subgroup, so it keeps 128-bit r_j.
-        boolean split = curve == Curve.BN254;
-        List<Point> cParts = split ? new ArrayList<>(2 * n) : cs;
-        List<BigInteger> cScalars = split ? new ArrayList<>(2 * n) : rs;
-        List<Point> cEndo = new ArrayList<>(split ? n : 0);
-        List<BigInteger> cHigh = new ArrayList<>(split ? n : 0);
+        // r_j = a_j + b_j lambda with 64-bit a_j, b_j: still 2^128 coefficients (no two pairs give
+        // one r_j: the lattice of (a, b) with a + b lambda = 0 mod r has no vector shorter than
+        // about 2^127), which the native library's G1 multiplication by the endomorphism (GLV)
+        // splits back into (a_j, b_j): r_j A_j costs a 64-bit double multiplication, and sum r_j C_j
+        // is an MSM of C_j and phi(C_j) with the 64-bit halves. Both take A_j and C_j in G1's
+        // subgroup (the readers check it); a point made otherwise differs from [r_j]A_j by a part
+        // of the cofactor's order, which pairs to one, as it does in a single verification.
+        List<Point> cParts = new ArrayList<>(2 * n);
+        List<BigInteger> cScalars = new ArrayList<>(2 * n);
+        List<Point> cEndo = new ArrayList<>(n);
+        List<BigInteger> cHigh = new ArrayList<>(n);
         for (Proof p : proofs) {
-            BigInteger rj;
-            if (split) {
-                BigInteger both = new BigInteger(128, random); // one draw from the generator
-                BigInteger a = both.and(LOW_64);
-                BigInteger b = both.shiftRight(64);
-                if (a.signum() == 0 && b.signum() == 0) {
-                    a = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
-                }
-                rj = a.add(b.multiply(curve.g1Lambda())).mod(r);
-                cScalars.add(a);
-                cEndo.add(p.piC().endomorphism());
-                cHigh.add(b);
-            } else {
-                rj = new BigInteger(128, random);
-                if (rj.signum() == 0) {
-                    rj = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
-                }
+            BigInteger both = new BigInteger(128, random); // one draw from the generator
+            BigInteger a = both.and(LOW_64);
+            BigInteger b = both.shiftRight(64);
+            if (a.signum() == 0 && b.signum() == 0) {
+                a = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
             }
+            BigInteger rj = a.add(b.multiply(curve.g1Lambda())).mod(r);
+            cScalars.add(a);
+            cEndo.add(p.piC().endomorphism());
+            cHigh.add(b);
             as.set(rs.size(), p.piA());
             scalars.set(rs.size(), rj);
             g2.add(p.piB());
@@ -282,13 +276,11 @@ public final class Groth16Verifier {
             cs.add(p.piC());
             rs.add(rj);
         }
-        if (split) {
-            cParts.addAll(cs);
-            cParts.addAll(cEndo);
-            cScalars.addAll(cHigh);
-        }
+        cParts.addAll(cs);
+        cParts.addAll(cEndo);
+        cScalars.addAll(cHigh);
         try (arena) {
-            Points.multiply(as, scalars, ras);
+            Points.multiplyInSubgroup(as, scalars, ras);
             for (int j = 0; j < n; j++) {
                 g1.add(ras.get(j));
             }

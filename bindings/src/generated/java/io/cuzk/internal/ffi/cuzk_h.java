@@ -23,10 +23,10 @@ public class cuzk_h extends ffi_h {
 
     static final SymbolLookup SYMBOL_LOOKUP = io.cuzk.internal.NativeLibrary.symbols();
 
-    private static final int CUZK_ABI_VERSION = (int)8L;
+    private static final int CUZK_ABI_VERSION = (int)9L;
     /**
      * {@snippet lang=c :
-     * #define CUZK_ABI_VERSION 8
+     * #define CUZK_ABI_VERSION 9
      * }
      */
     public static int CUZK_ABI_VERSION() {

@@ -69,10 +69,12 @@ struct Field6 {
     // times v: (c0, c1, c2) v = (xi c2, c0, c1)
     Field6 mul_v() const { return {T::mul_xi(c2), c0, c1}; }
     // times (b0 + b1 v): five Fp2 products
-    Field6 mul_01(const F2& b0, const F2& b1) const {
+    Field6 mul_01(const F2& b0, const F2& b1) const { return mul_01(b0, b1, b0 + b1); }
+    // the same with b01 = b0 + b1 given: a line's two products with f's halves share it
+    Field6 mul_01(const F2& b0, const F2& b1, const F2& b01) const {
         F2 aa = c0 * b0, bb = c1 * b1;
         F2 t0 = T::mul_xi((c1 + c2) * b1 - bb) + aa;
-        F2 t1 = (b0 + b1) * (c0 + c1) - aa - bb;
+        F2 t1 = b01 * (c0 + c1) - aa - bb;
         F2 t2 = (c0 + c2) * b0 - aa + bb;
         return {t0, t1, t2};
     }
@@ -130,23 +132,19 @@ struct Field12 {
         return {bb.mul_v() + aa, s};
     }
 
-    // times (a0 + a1 v) + v w: an M-type twist's line divided by its w coefficient (mul_014 with
-    // a4 = 1): ten Fp2 products instead of thirteen
+    // times A + v w, A = a0 + a1 v: an M-type twist's line divided by its w coefficient (mul_014
+    // with a4 = 1): ten Fp2 products instead of thirteen. Directly, (c0 + c1 w)(A + v w) =
+    // (c0 A + c1 v^2) + (c1 A + c0 v) w, which needs fewer additions than Karatsuba's form (whose
+    // middle product saves nothing here: the v w factor costs no product).
     Field12 mul_01_v(const F2& a0, const F2& a1) const {
-        F6 aa = c0.mul_01(a0, a1);
-        F6 bb = c1.mul_v();
-        F2 a1p = a1;
-        a1p.c0 += F2::Base::one();
-        F6 s = (c1 + c0).mul_01(a0, a1p) - aa - bb;
-        return {bb.mul_v() + aa, s};
+        const F2 a01 = a0 + a1;
+        return {c0.mul_01(a0, a1, a01) + c1.mul_v().mul_v(), c1.mul_01(a0, a1, a01) + c0.mul_v()};
     }
-    // times 1 + (a3 + a4 v) w: a D-type twist's line divided by its constant (mul_034 with a0 = 1)
+    // times 1 + B w, B = a3 + a4 v: a D-type twist's line divided by its constant (mul_034 with
+    // a0 = 1): (c0 + c1 w)(1 + B w) = (c0 + c1 B v) + (c0 B + c1) w, ten Fp2 products
     Field12 mul_1_34(const F2& a3, const F2& a4) const {
-        F6 bb = c1.mul_01(a3, a4);
-        F2 a3p = a3;
-        a3p.c0 += F2::Base::one();
-        F6 s = (c0 + c1).mul_01(a3p, a4) - c0 - bb;
-        return {bb.mul_v() + c0, s};
+        const F2 a34 = a3 + a4;
+        return {c1.mul_01(a3, a4, a34).mul_v() + c0, c0.mul_01(a3, a4, a34) + c1};
     }
 
     // x^(p^k) for k = 1, 2, 3: the coefficient of v^j w^i is conjugated for odd k and scaled by

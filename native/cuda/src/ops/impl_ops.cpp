@@ -50,11 +50,14 @@ cuzk_status_t impl_point_op(uint32_t curve, uint32_t group, uint32_t op, const v
             const A* x = op != CUZK_POINT_GENERATOR ? aligned_points<G>(a, n, a_copy) : nullptr;  // GENERATOR reads no input
             if (op == CUZK_POINT_ADD) b = aligned_points<G>(b, n, b_copy);
             A* z = static_cast<A*>(out);
-            const size_t chunk = 64;
+            // a multiplication costs far more than its share of a chunk's conversion to affine (one
+            // inversion), so smaller chunks spread a verifier's few dozen across the threads
+            constexpr size_t most = 64;
+            const size_t chunk = mul ? 16 : most;
             parallel_for(0, (n + chunk - 1) / chunk, [&](size_t c) {
                 size_t begin = c * chunk, end = std::min<uint64_t>(n, begin + chunk);
-                XYZZ<G> tmp[chunk];
-                typename G::F scratch[chunk];
+                XYZZ<G> tmp[most];
+                typename G::F scratch[most];
                 for (size_t i = begin; i < end; i++) {
                     const void* bi = nullptr;
                     if (op == CUZK_POINT_ADD) bi = static_cast<const A*>(b) + i;

@@ -12,11 +12,12 @@ import org.apache.commons.lang3.Validate;
 
 /**
  * Products of optimal ate pairings, prod e(g1[i], g2[i]), by the native library on this thread
- * (one Miller loop shared by all pairs, one final exponentiation). The value in GT is the one
- * snarkjs's {@code vk_alphabeta_12} and @noble/curves give: a fixed power, coprime to r, of the
- * exact pairing (2u(6u^2 + 3u + 1) for BN254, 3 for BLS12-381), so a product is one exactly when
- * the exact pairings' product is. Points are trusted: check untrusted ones first
- * ({@link PointVector#check}, {@link Codec#decode} with {@link Check#all()}).
+ * (one Miller loop shared by all pairs, one final exponentiation; from 32 pairs with G2 points of
+ * their own on, parts of their loop run on the native pool's threads too, with the same answer).
+ * The value in GT is the one snarkjs's {@code vk_alphabeta_12} and @noble/curves give: a fixed
+ * power, coprime to r, of the exact pairing (2u(6u^2 + 3u + 1) for BN254, 3 for BLS12-381), so a
+ * product is one exactly when the exact pairings' product is. Points are trusted: check untrusted
+ * ones first ({@link PointVector#check}, {@link Codec#decode} with {@link Check#all()}).
  */
 public final class Pairing {
     private Pairing() {}

@@ -120,8 +120,8 @@ class SubgroupCheckTest {
      * The pairing's own check of its G2 points (cuzk_pairing_check_g2: from the point each pair's
      * Miller loop ends on) against the definition, [r]Q = O: random twist points (nearly all
      * outside G2), multiples of the generator, and G2 points plus a point outside; each at a known
-     * place among pairs of G2 points, with few pairs (projective loop) and many (affine), and with
-     * its G1 point at infinity (checked on its own).
+     * place among pairs of G2 points, with few pairs (projective loop) and many (affine; from 32
+     * on split over threads), and with its G1 point at infinity (checked on its own).
      */
     @ParameterizedTest
     @EnumSource(Curve.class)
@@ -144,8 +144,10 @@ class SubgroupCheckTest {
         for (Point q : candidates) {
             boolean inG2 = Points.multiply(q, c.r()).isInfinity();
             outsideSeen += inG2 ? 0 : 1;
-            for (int n : new int[] {1, 3, 9}) {
-                int at = n / 2;
+            // 40 pairs are split over the native threads (from 32 on, parts of at least 16): the
+            // point first in the second part, and one in the last part
+            for (int[] t : new int[][] {{1, 0}, {3, 1}, {9, 4}, {40, 20}, {40, 37}}) {
+                int n = t[0], at = t[1];
                 List<Point> ps = new ArrayList<>(), qs = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     ps.add(Points.multiply(g1, BigInteger.valueOf(3 + i)));

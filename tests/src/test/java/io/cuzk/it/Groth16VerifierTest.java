@@ -144,14 +144,15 @@ class Groth16VerifierTest {
             FormatException e = assertThrows(FormatException.class, () -> Groth16Verifier.verifyBatchJson(vk, withBad));
             assertTrue(e.getMessage().startsWith("proof-" + at + ".json: pi_b: "), e.getMessage());
         }
-        // proofs malformed when read (pi_a[0] given a leading digit), read in parallel: the first in the list is
-        // the one named, whichever thread reads it first
-        String offCurveA = good.proofJson().replaceFirst("\"pi_a\"\\s*:\\s*\\[\\s*\"(\\d+)\"", "\"pi_a\": [\"1$1\"");
-        assertTrue(!offCurveA.equals(good.proofJson()), "the edit changed pi_a");
+        // proofs malformed when read (pi_a[0] given a leading digit: not below p, or off the
+        // curve), read in parallel: the first in the list is the one named, whichever thread
+        // reads it first
+        String longA = good.proofJson().replaceFirst("\"pi_a\"\\s*:\\s*\\[\\s*\"(\\d+)\"", "\"pi_a\": [\"1$1\"");
+        assertTrue(!longA.equals(good.proofJson()), "the edit changed pi_a");
         for (int round = 0; round < 5; round++) {
             List<Groth16Verifier.ProofJson> twoBad = new ArrayList<>(texts);
-            twoBad.set(3, new Groth16Verifier.ProofJson("first-bad.json", offCurveA, "public.json", good.publicJson()));
-            twoBad.set(texts.size() - 2, new Groth16Verifier.ProofJson("second-bad.json", offCurveA, "public.json", good.publicJson()));
+            twoBad.set(3, new Groth16Verifier.ProofJson("first-bad.json", longA, "public.json", good.publicJson()));
+            twoBad.set(texts.size() - 2, new Groth16Verifier.ProofJson("second-bad.json", longA, "public.json", good.publicJson()));
             FormatException e = assertThrows(FormatException.class, () -> Groth16Verifier.verifyBatchJson(vk, twoBad));
             assertTrue(e.getMessage().startsWith("first-bad.json: pi_a"), e.getMessage());
         }

@@ -73,7 +73,8 @@ final class WorkloadCommand implements CliCommand {
         spec.addOption(Specs.option("--urgent-tries", "N", int.class, "0", "measure the latency of N urgent (CRITICAL) jobs, one at a "
                 + "time, first alone and then submitted into the backlog of the other jobs"));
         spec.addOption(Specs.option("--urgent-partitions", "P", int.class, "10", "partitions per urgent job"));
-        spec.addOption(Specs.option("--warmup-jobs", "N", int.class, "0", "prove N jobs first, untimed and not reported"));
+        spec.addOption(Specs.option("--warmup-jobs", "N", int.class, "0", "prove N jobs first, untimed and not counted in partitions or "
+                + "proofs/s (the devices' utilization and the phase times cover the whole run)"));
         spec.addOption(Specs.option("--in-flight", "N", int.class, "0", "at most N jobs submitted and not yet proved at a time, the "
                 + "next submitted as the oldest is done: a steady backlog of N jobs (0: all at once)"));
         spec.addOption(Specs.option("--progress", "auto|always|never", String.class, "auto", "a progress line on stderr (partitions "
@@ -162,9 +163,11 @@ final class WorkloadCommand implements CliCommand {
                     return Main.FAILURE;
                 }
             }
+            // what the clock measures: the partitions proved from here on (not the warm-up's, not the urgent tries made alone)
+            long before = engine.status().counters().partitionsDone();
             long t0 = System.nanoTime();
             long total = (long) jobs * partitions;
-            Awaiter awaiter = new Awaiter(engine, handles, failures, err, outDir, json, showProgress, t0, total);
+            Awaiter awaiter = new Awaiter(engine, handles, failures, err, outDir, json, showProgress, t0, before, total);
             for (int j = 0; j < jobs; j++) {
                 // a steady backlog (--in-flight): the oldest job is awaited before the next goes in
                 while (inFlight > 0 && handles.size() - awaiter.next >= inFlight) {
@@ -208,13 +211,13 @@ final class WorkloadCommand implements CliCommand {
                 lingered = engine.status();
             }
             if (json) {
-                out.println(json(s, total, seconds, failures, urgent, lingerS, lingered));
+                out.println(json(s, before, total, seconds, failures, urgent, lingerS, lingered));
             } else {
                 if (showProgress) {
-                    progress(err, s, total, seconds);
+                    progress(err, s, before, total, seconds);
                     err.println();
                 }
-                summary(out, s, seconds, urgent, lingerS, lingered);
+                summary(out, s, before, seconds, urgent, lingerS, lingered);
             }
         }
         // the worst failure decides: an environment or internal one over bad input
@@ -229,12 +232,12 @@ final class WorkloadCommand implements CliCommand {
         final PrintStream err;
         final Path outDir;
         final boolean json, showProgress;
-        final long t0, total;
+        final long t0, before, total;
         int next;
         long lastPrint;
 
         Awaiter(Engine engine, List<JobHandle> handles, List<Failure> failures, PrintStream err, Path outDir, boolean json,
-                boolean showProgress, long t0, long total) {
+                boolean showProgress, long t0, long before, long total) {
             this.engine = engine;
             this.handles = handles;
             this.failures = failures;
@@ -243,6 +246,7 @@ final class WorkloadCommand implements CliCommand {
             this.json = json;
             this.showProgress = showProgress;
             this.t0 = t0;
+            this.before = before;
             this.total = total;
         }
 
@@ -258,7 +262,7 @@ final class WorkloadCommand implements CliCommand {
                     return true;
                 } catch (TimeoutException e) {
                     if (showProgress && System.nanoTime() - lastPrint > TimeUnit.SECONDS.toNanos(1)) {
-                        progress(err, engine.status(), total, (System.nanoTime() - t0) / 1e9);
+                        progress(err, engine.status(), before, total, (System.nanoTime() - t0) / 1e9);
                         lastPrint = System.nanoTime();
                     }
                 } catch (ExecutionException e) {
@@ -377,9 +381,10 @@ final class WorkloadCommand implements CliCommand {
         }
     }
 
-    private static void progress(PrintStream err, EngineStatus s, long total, double seconds) {
+    /** The progress line; {@code before}: the partitions done before the clock started, not counted. */
+    private static void progress(PrintStream err, EngineStatus s, long before, long total, double seconds) {
         StringBuilder b = new StringBuilder();
-        long done = s.counters().partitionsDone();
+        long done = s.counters().partitionsDone() - before;
         b.append(String.format(Locale.ROOT, "\r%d/%d partitions done, %.1f proofs/s", done, total, seconds > 0 ? done / seconds : 0.0));
         for (EngineStatus.Device d : s.devices()) {
             b.append(String.format(Locale.ROOT, "; %s utilization %.3f (last 10 s %.3f)", d.name(), d.utilization(), d.recentUtilization()));
@@ -392,9 +397,11 @@ final class WorkloadCommand implements CliCommand {
         err.flush();
     }
 
-    private static void summary(PrintStream out, EngineStatus s, double seconds, Urgent urgent, int lingerS, EngineStatus lingered) {
-        out.printf(Locale.ROOT, "%d partitions in %.1f s: %.2f proofs/s, tracker %s%n", s.counters().partitionsDone(), seconds,
-                s.counters().partitionsDone() / seconds, s.tracker().name().toLowerCase(Locale.ROOT));
+    private static void summary(PrintStream out, EngineStatus s, long before, double seconds, Urgent urgent, int lingerS,
+            EngineStatus lingered) {
+        long done = s.counters().partitionsDone() - before;
+        out.printf(Locale.ROOT, "%d partitions in %.1f s: %.2f proofs/s, tracker %s%n", done, seconds, done / seconds,
+                s.tracker().name().toLowerCase(Locale.ROOT));
         if (s.counters().selfChecks() > 0) {
             out.printf(Locale.ROOT, "self-check: %d proofs verified in the finalizers, %d did not verify, %.3f ms each%n",
                     s.counters().selfChecks(), s.counters().selfCheckFailures(),
@@ -427,11 +434,12 @@ final class WorkloadCommand implements CliCommand {
     }
 
     /** The summary as JSON: each device's figures, throughput, memory and per-phase latencies. */
-    static String json(EngineStatus s, long total, double seconds, List<Failure> failures) {
-        return json(s, total, seconds, failures, null, 0, null);
-    }
-
-    static String json(EngineStatus s, long total, double seconds, List<Failure> failures, Urgent urgent, int lingerS,
+    /**
+     * The run's figures as JSON. {@code before}: the partitions done before the clock started (the
+     * warm-up jobs', the urgent tries made alone), left out of partitions and proofsPerSecond and
+     * reported as partitionsBeforeClock; the devices' figures and the phase times cover the whole run.
+     */
+    static String json(EngineStatus s, long before, long total, double seconds, List<Failure> failures, Urgent urgent, int lingerS,
             EngineStatus lingered) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
@@ -461,10 +469,12 @@ final class WorkloadCommand implements CliCommand {
             n.put("partitions", d.partitions());
             n.put("busySeconds", d.busySeconds());
         }
-        root.put("partitions", s.counters().partitionsDone());
+        long done = s.counters().partitionsDone() - before;
+        root.put("partitions", done);
         root.put("partitionsRequested", total);
+        root.put("partitionsBeforeClock", before);
         root.put("seconds", seconds);
-        root.put("proofsPerSecond", s.counters().partitionsDone() / seconds);
+        root.put("proofsPerSecond", done / seconds);
         root.put("peakRssBytes", peakRss());
         root.put("budgetPeakBytes", s.memory().budgetPeak());
         root.put("budgetBytes", s.memory().budgetCapacity());

@@ -433,11 +433,11 @@ final class WorkloadCommand implements CliCommand {
         }
     }
 
-    /** The summary as JSON: each device's figures, throughput, memory and per-phase latencies. */
     /**
-     * The run's figures as JSON. {@code before}: the partitions done before the clock started (the
-     * warm-up jobs', the urgent tries made alone), left out of partitions and proofsPerSecond and
-     * reported as partitionsBeforeClock; the devices' figures and the phase times cover the whole run.
+     * The summary as JSON: each device's figures, throughput, memory and per-phase latencies.
+     * {@code before}: the partitions done before the clock started (the warm-up jobs', the urgent
+     * tries made alone), left out of partitions and proofsPerSecond and reported as
+     * partitionsBeforeClock; the devices' figures and the phase times cover the whole run.
      */
     static String json(EngineStatus s, long before, long total, double seconds, List<Failure> failures, Urgent urgent, int lingerS,
             EngineStatus lingered) {

@@ -156,6 +156,43 @@ class FieldArithmeticTest {
         onEveryCpuPath(() -> checkExtension(c));
     }
 
+    /**
+     * Fp2 products at the edges of the lazy reduction (on MULX/ADX hosts a0 b0 - a1 b1 and
+     * (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 are formed on whole 2N-word products and reduced once each):
+     * every combination of the stored coefficients 0, 1, 2, p - 2, p - 1 and p itself (a lazy zero,
+     * which stored values may hold), so that a0 b0 - a1 b1 reaches its most negative value, -(p-1)^2,
+     * and a0 b1 + a1 b0 its largest; each product's coefficients must come back below p.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void quadraticExtensionProductsAtTheEdges(Curve c) {
+        onEveryCpuPath(() -> {
+            F f = fieldOf(c, FP2);
+            BigInteger p = c.p();
+            BigInteger rInv = f.radix().modInverse(p);
+            List<BigInteger> stored = List.of(BigInteger.ZERO, BigInteger.ONE, BigInteger.TWO, p.subtract(BigInteger.TWO),
+                    p.subtract(BigInteger.ONE), p);
+            List<BigInteger> a = new ArrayList<>(), b = new ArrayList<>();
+            for (BigInteger a0 : stored) {
+                for (BigInteger a1 : stored) {
+                    for (BigInteger b0 : stored) {
+                        for (BigInteger b1 : stored) {
+                            a.addAll(List.of(a0, a1));
+                            b.addAll(List.of(b0, b1));
+                        }
+                    }
+                }
+            }
+            List<BigInteger> mul = op(f, MUL, a, b);
+            for (int i = 0; i < a.size(); i += 2) {
+                BigInteger a0 = a.get(i), a1 = a.get(i + 1), b0 = b.get(i), b1 = b.get(i + 1);
+                String what = c + " (" + a0 + ", " + a1 + ") * (" + b0 + ", " + b1 + ") as stored";
+                assertEquals(a0.multiply(b0).subtract(a1.multiply(b1)).multiply(rInv).mod(p), mul.get(i), "c0 of " + what);
+                assertEquals(a0.multiply(b1).add(a1.multiply(b0)).multiply(rInv).mod(p), mul.get(i + 1), "c1 of " + what);
+            }
+        });
+    }
+
     static void checkExtension(Curve c) {
         F f = fieldOf(c, FP2);
         BigInteger p = c.p();

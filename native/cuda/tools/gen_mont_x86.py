@@ -135,12 +135,12 @@ def emit(n):
 
 
 def emit_wide(n):
-    # volatile: its result goes to memory only, and an asm whose register outputs are all unused
-    # is otherwise removed as dead code (the memory clobber does not keep it)
     return function(
         n, ["// r[0..%d) = a*b, the whole product of two %d-word integers (for lazy reduction: sums and"
          % (2 * n, n),
-         "// differences of products, then one Montgomery reduction, redc_adx_%d)." % n],
+         "// differences of products, then one Montgomery reduction, redc_adx_%d). Volatile: its result" % n,
+         "// goes to memory only, and an asm whose register outputs are all unused is removed as dead",
+         "// code (the memory clobber does not keep it)."],
         "mul_wide_adx_%d" % n,
         ["uint64_t r[%d]" % (2 * n), "const uint64_t a[%d]" % n, "const uint64_t b[%d]" % n],
         wide_body(n), [("a", "r"), ("b", "r"), ("r", "r")], volatile=True)

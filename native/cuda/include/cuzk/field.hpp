@@ -168,6 +168,26 @@ struct Field {
     }
     CUZK_HD Field sqr() const { return *this * *this; }
 
+#if defined(CUZK_MUL_ADX) && !defined(__CUDA_ARCH__) && !defined(CUZK_DEVICE_MODEL)
+    // The Montgomery product's two halves, for products whose sums are reduced once (Field2's
+    // lazily reduced product), on 4 and 6 limbs: w = a*b on 2N words (factors below 2^(64N))...
+    __attribute__((always_inline)) static void mul_wide(uint64_t* w, const Field& a, const Field& b) {
+        static_assert(N == 4 || N == 6);
+        if constexpr (N == 4) x86::mul_wide_adx_4(w, a.l, b.l);
+        else x86::mul_wide_adx_6(w, a.l, b.l);
+    }
+    // ...and w R^-1 mod p, below 2p, for a 2N-word w < p R (reduce_once_rare after it: a caller
+    // with two reductions does both before either subtraction, which keeps them independent).
+    __attribute__((always_inline)) static Field redc_wide(const uint64_t* w) {
+        static_assert(N == 4 || N == 6);
+        static constexpr Limbs<N> M = P::modulus();
+        Field r;
+        if constexpr (N == 4) x86::redc_adx_4(r.l, w, M.v, P::INV);
+        else x86::redc_adx_6(r.l, w, M.v, P::INV);
+        return r;
+    }
+#endif
+
     // x^e for a little-endian exponent of `words` words, left to right.
     CUZK_COLD Field pow(const uint64_t* e, int words) const {
         Field r = one();
@@ -411,18 +431,10 @@ struct Field2 {
     // each reduction's result is below 2p, then brought below p.
     Field2 mul_lazy(const Field2& b) const {
         constexpr int N = F::N;
-        static constexpr Limbs<N> M = F::Params::modulus();
         uint64_t w0[2 * N], w1[2 * N], w2[2 * N];
-        const F sa = c0.add_unreduced(c1), sb = b.c0.add_unreduced(b.c1);
-        if constexpr (N == 4) {
-            x86::mul_wide_adx_4(w0, c0.l, b.c0.l);
-            x86::mul_wide_adx_4(w1, c1.l, b.c1.l);
-            x86::mul_wide_adx_4(w2, sa.l, sb.l);
-        } else {
-            x86::mul_wide_adx_6(w0, c0.l, b.c0.l);
-            x86::mul_wide_adx_6(w1, c1.l, b.c1.l);
-            x86::mul_wide_adx_6(w2, sa.l, sb.l);
-        }
+        F::mul_wide(w0, c0, b.c0);
+        F::mul_wide(w1, c1, b.c1);
+        F::mul_wide(w2, c0.add_unreduced(c1), b.c0.add_unreduced(b.c1));
         // w2 = a0 b1 + a1 b0 exactly (no borrow out): w2 - w0 - w1
         uint64_t borrow = 0;
         CUZK_UNROLL for (int i = 0; i < 2 * N; i++) borrow = sub_borrow(w2[i], w0[i], borrow, w2[i]);
@@ -431,17 +443,11 @@ struct Field2 {
         // w0 = a0 b0 - a1 b1, plus p R when that is negative (a multiple of p: the same residue)
         borrow = 0;
         CUZK_UNROLL for (int i = 0; i < 2 * N; i++) borrow = sub_borrow(w0[i], w1[i], borrow, w0[i]);
+        static constexpr Limbs<N> M = F::Params::modulus();
         const uint64_t mask = 0 - borrow;
         uint64_t c = 0;
         CUZK_UNROLL for (int i = 0; i < N; i++) c = add_carry(w0[N + i], M.v[i] & mask, c, w0[N + i]);
-        Field2 r;
-        if constexpr (N == 4) {
-            x86::redc_adx_4(r.c0.l, w0, M.v, F::Params::INV);
-            x86::redc_adx_4(r.c1.l, w2, M.v, F::Params::INV);
-        } else {
-            x86::redc_adx_6(r.c0.l, w0, M.v, F::Params::INV);
-            x86::redc_adx_6(r.c1.l, w2, M.v, F::Params::INV);
-        }
+        Field2 r{F::redc_wide(w0), F::redc_wide(w2)};
         F::reduce_once_rare(r.c0.l);
         F::reduce_once_rare(r.c1.l);
         return r;

@@ -449,7 +449,9 @@ static inline __attribute__((always_inline)) void mont_mul_adx_6(uint64_t r[6], 
 }
 
 // r[0..8) = a*b, the whole product of two 4-word integers (for lazy reduction: sums and
-// differences of products, then one Montgomery reduction, redc_adx_4).
+// differences of products, then one Montgomery reduction, redc_adx_4). Volatile: its result
+// goes to memory only, and an asm whose register outputs are all unused is removed as dead
+// code (the memory clobber does not keep it).
 static inline __attribute__((always_inline)) void mul_wide_adx_4(uint64_t r[8], const uint64_t a[4], const uint64_t b[4]) {
     uint64_t t0, t1, t2, t3, t4, lo, hi;
     __asm__ volatile(
@@ -626,7 +628,9 @@ static inline __attribute__((always_inline)) void redc_adx_4(uint64_t r[4], cons
 }
 
 // r[0..12) = a*b, the whole product of two 6-word integers (for lazy reduction: sums and
-// differences of products, then one Montgomery reduction, redc_adx_6).
+// differences of products, then one Montgomery reduction, redc_adx_6). Volatile: its result
+// goes to memory only, and an asm whose register outputs are all unused is removed as dead
+// code (the memory clobber does not keep it).
 static inline __attribute__((always_inline)) void mul_wide_adx_6(uint64_t r[12], const uint64_t a[6], const uint64_t b[6]) {
     uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi;
     __asm__ volatile(

@@ -10,9 +10,10 @@
 // Fp2 coefficients), so a step costs no inversion; n pairs share one Miller loop (one squaring of
 // f per step for all of them) and one final exponentiation. From 8 pairs on (a batch
 // verification), their running points are affine instead, each step's slopes sharing one
-// inversion; those lines, and the lines prepared for fixed G2 points, are normalized (divided by
-// the coefficient that then becomes one), which saves three of a line product's thirteen Fp2
-// products.
+// inversion (in Fp, of their norms); those lines, and the lines prepared for fixed G2 points, are
+// normalized (divided by the coefficient that then becomes one), which saves three of a line
+// product's thirteen Fp2 products, and each affine pair runs on a copy of the twist scaled by its
+// G1 point (affine_loop), so that its normalized line needs one product by Fp instead of two.
 //
 // The final exponentiation raises to (p^12 - 1)/r: the easy part (p^6 - 1)(p^2 + 1) with one
 // inversion and Frobenius maps, the hard part (p^4 - p^2 + 1)/r with cyclotomic squarings
@@ -561,14 +562,48 @@ struct Pairing {
     // miller_loop's loop with affine running points (before the conjugation), the points the
     // pairs end on in ends; false, f spoiled, when a slope's denominator is zero (a pair whose G2
     // point is not of order r: the projective loop then runs instead).
+    //
+    // Two savings over the projective loop's arithmetic, besides the shared inversion:
+    // - The step's denominators d are inverted through their norms d0^2 + d1^2 (u^2 = -1 in both
+    //   curves' Fp2), which share one inversion in Fp: three products of Fp instead of three of Fp2
+    //   for each pair, then 1/d = conj(d) / norm.
+    // - Each pair runs on a copy of the twist scaled by t = xP/yP, its own G1 point's ratio: the
+    //   isomorphism (x, y) -> (t^2 x, t^3 y) onto y^2 = x^3 + t^6 b' (whose doubling and addition
+    //   formulas, b' unused, are the same) multiplies slopes by t and the line's constant
+    //   lambda x0 - y0 by t^3, so the normalized line's coefficients -lambda xP/yP and
+    //   (lambda x0 - y0)/yP become -lambda' and (lambda' x0' - y0') k with k = yP^2 / xP^3:
+    //   one product of Fp2 by Fp a line instead of two. A point with xP = 0 (none is in G1:
+    //   it would have order 3) or yP = 0 keeps t = 1 and the two products.
     static bool affine_loop(F12& f, const G2A* q, const std::vector<std::size_t>& live, const PFactors* pp, const NLine* const* lines,
                             const std::vector<std::size_t>& fixed, std::vector<Proj>& ends) {
         const std::size_t m = live.size();
-        std::vector<F2> rx(m), ry(m), d(m), pre(m);
-        std::vector<G2A> added(m);  // the point each pair adds in this step
-        for (std::size_t k = 0; k < m; k++) {
-            rx[k] = q[live[k]].x;
-            ry[k] = q[live[k]].y;
+        std::vector<F2> rx(m), ry(m), d(m);
+        std::vector<Fp> norm(m), pre(m);
+        std::vector<G2A> qs(m), added(m);  // each pair's G2 point on its scaled twist; the point it adds in this step
+        // the scales: t (1 where not scaled) and k, the pairs' xP inverted together
+        std::vector<Fp> t(m, Fp::one()), k(m), before(m);
+        std::vector<char> scaled(m);
+        Fp acc = Fp::one();
+        for (std::size_t i = 0; i < m; i++) {
+            scaled[i] = !pp[i].plain && !pp[i].x.is_zero();
+            before[i] = acc;
+            if (scaled[i]) acc = acc * pp[i].x;
+        }
+        Fp inv = acc.inv_vartime();
+        for (std::size_t i = m; i-- > 0;) {
+            if (!scaled[i]) continue;
+            const Fp x_inv = inv * before[i];
+            inv = inv * pp[i].x;
+            const Fp s = pp[i].y * x_inv;  // 1/t = yP/xP
+            t[i] = pp[i].xy;
+            k[i] = pp[i].yinv * (s.sqr() * s);
+        }
+        for (std::size_t i = 0; i < m; i++) {
+            const G2A& qi = q[live[i]];
+            const Fp t2 = t[i].sqr();
+            qs[i] = scaled[i] ? G2A{qi.x.mul_base(t2), qi.y.mul_base(t2 * t[i])} : qi;
+            rx[i] = qs[i].x;
+            ry[i] = qs[i].y;
         }
         bool ok = true;
         int li = 0;
@@ -576,45 +611,56 @@ struct Pairing {
                  [&](int kind) {
                      if (!ok) return;
                      if (kind != 0) {
-                         for (std::size_t k = 0; k < m; k++) {
-                             const G2A& qk = q[live[k]];
-                             added[k] = kind == 1 ? qk : kind == -1 ? qk.neg() : kind == 2 ? frobenius_twist(qk)
-                                                                             : frobenius_twist(frobenius_twist(qk)).neg();
+                         for (std::size_t i = 0; i < m; i++) {
+                             const G2A& qi = qs[i];  // the Frobenius commutes with the scaling (t is in Fp)
+                             added[i] = kind == 1 ? qi : kind == -1 ? qi.neg() : kind == 2 ? frobenius_twist(qi)
+                                                                             : frobenius_twist(frobenius_twist(qi)).neg();
                          }
                      }
-                     F2 acc = F2::one();
-                     for (std::size_t k = 0; k < m; k++) {
-                         d[k] = kind == 0 ? ry[k].dbl() : added[k].x - rx[k];
-                         pre[k] = acc;
-                         acc = acc * d[k];
+                     Fp nacc = Fp::one();
+                     for (std::size_t i = 0; i < m; i++) {
+                         d[i] = kind == 0 ? ry[i].dbl() : added[i].x - rx[i];
+                         norm[i] = d[i].c0.sqr() + d[i].c1.sqr();
+                         pre[i] = nacc;
+                         nacc = nacc * norm[i];
                      }
-                     if (acc.is_zero()) {
+                     if (nacc.is_zero()) {  // a norm is zero only for d = 0
                          ok = false;
                          return;
                      }
-                     F2 inv = acc.inv_vartime();
-                     for (std::size_t k = m; k-- > 0;) {
-                         const F2 dinv = inv * pre[k];
-                         inv = inv * d[k];
+                     Fp ninv = nacc.inv_vartime();
+                     for (std::size_t i = m; i-- > 0;) {
+                         const Fp ni = ninv * pre[i];
+                         ninv = ninv * norm[i];
+                         const F2 dinv{d[i].c0 * ni, -(d[i].c1 * ni)};
                          F2 lambda, x3;
                          if (kind == 0) {
-                             const F2 xx = rx[k].sqr();
+                             const F2 xx = rx[i].sqr();
                              lambda = (xx.dbl() + xx) * dinv;
-                             x3 = lambda.sqr() - rx[k].dbl();
+                             x3 = lambda.sqr() - rx[i].dbl();
                          } else {
-                             lambda = (added[k].y - ry[k]) * dinv;
-                             x3 = lambda.sqr() - rx[k] - added[k].x;
+                             lambda = (added[i].y - ry[i]) * dinv;
+                             x3 = lambda.sqr() - rx[i] - added[i].x;
                          }
-                         const F2 s0 = lambda * rx[k] - ry[k];
-                         ry[k] = lambda * (rx[k] - x3) - ry[k];
-                         rx[k] = x3;
-                         ell_n(f, s0, -lambda, pp[k]);
+                         const F2 s0 = lambda * rx[i] - ry[i];
+                         ry[i] = lambda * (rx[i] - x3) - ry[i];
+                         rx[i] = x3;
+                         if (scaled[i]) [[likely]] {
+                             if constexpr (T::M_TWIST) f = f.mul_01_v(s0.mul_base(k[i]), -lambda);
+                             else f = f.mul_1_34(-lambda, s0.mul_base(k[i]));
+                         } else {
+                             ell_n(f, s0, -lambda, pp[i]);
+                         }
                      }
                      for (std::size_t j = 0; j < fixed.size(); j++) ell_n(f, lines[fixed[j]][li].s0, lines[fixed[j]][li].s1, pp[m + j]);
                      li++;
                  });
         if (ok) {
-            for (std::size_t k = 0; k < m; k++) ends.push_back({rx[k], ry[k], F2::one()});
+            // (rx, ry) on the scaled twist is (t^2 x, t^3 y): homogeneously (rx t : ry : t^3)
+            for (std::size_t i = 0; i < m; i++) {
+                const Fp t3 = t[i].sqr() * t[i];
+                ends.push_back({rx[i].mul_base(t[i]), ry[i], F2{t3, Fp::zero()}});
+            }
         }
         return ok;
     }

@@ -275,6 +275,34 @@ class PairingTest {
         }
     }
 
+    /**
+     * BLS12-381's points (0, 2) and (0, -2) have order 3 (none of BN254's does: its curve has
+     * prime order), so they pair to one with any G2 point: a product with such a pair equals the
+     * product without it. From 8 pairs on the loop runs each pair on a copy of the twist scaled
+     * by its G1 point's x/y, which x = 0 rules out: that pair keeps the unscaled lines, beside
+     * scaled ones.
+     */
+    @org.junit.jupiter.api.Test
+    void aG1PointWithXZeroKeepsItsPairOne() {
+        Curve c = Curve.BLS12_381;
+        Random rnd = new Random(31);
+        Point g = Points.generator(c, Group.G1), h = Points.generator(c, Group.G2);
+        for (int n : new int[] {3, 7, 8, 20, 40}) { // projective below 8 pairs, affine from 8, split over threads from 32
+            List<Point> g1 = new java.util.ArrayList<>(), g2 = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                g1.add(Points.multiply(g, new BigInteger(250, rnd)));
+                g2.add(Points.multiply(h, new BigInteger(250, rnd)));
+            }
+            BigInteger[] without = Pairing.product(g1, g2);
+            for (BigInteger y : new BigInteger[] {BigInteger.TWO, c.p().subtract(BigInteger.TWO)}) {
+                List<Point> p = new java.util.ArrayList<>(g1), q = new java.util.ArrayList<>(g2);
+                p.add(n / 2, Point.ofCoordinates(c, Group.G1, BigInteger.ZERO, y));
+                q.add(n / 2, Points.multiply(h, new BigInteger(250, rnd)));
+                assertArrayEquals(without, Pairing.product(p, q), n + " pairs and (0, " + y + ")");
+            }
+        }
+    }
+
     static BigInteger big(JsonNode a, int i) {
         return new BigInteger(a.get(i).asText());
     }

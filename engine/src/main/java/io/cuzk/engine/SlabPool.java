@@ -165,10 +165,13 @@ public final class SlabPool implements AutoCloseable {
                 }
                 long size = taken.block().byteSize();
                 idleBytes.addAndGet(-size);
-                allocatedBytes.addAndGet(-size);
                 allocator.free(taken.block());
                 returnedBytes.addAndGet(size);
                 returnedBlocks.incrementAndGet();
+                // last, so that whoever sees the allocated bytes fall also sees this block among
+                // the returned ones (a reader polling allocatedBytes() down to 0 once saw three of
+                // four returned)
+                allocatedBytes.addAndGet(-size);
                 released += size;
             }
         }

@@ -434,31 +434,45 @@ struct Pairing {
         F2 s0, s1;
     };
 
-    // What a pair's G1 point brings to its lines: 1/yP and xP/yP. yP = 0 does not occur on these
+    // What a pair's G1 point brings to its lines: 1/yP and xP/yP; for affine_loop's scaled twist
+    // also 1/xP (scaled: asked for, and xP and yP both nonzero). yP = 0 does not occur on these
     // curves (their groups have odd order, so no point of order two); such a point is still
     // evaluated, without the division (plain).
     struct PFactors {
-        Fp yinv, xy, x, y;
-        bool plain;
+        Fp yinv, xy, xinv, x, y;
+        bool plain, scaled;
     };
 
-    // The factors of m points, their yP inverted together (Montgomery's trick: one inversion).
-    static void factors(const G1A* const* ps, std::size_t m, PFactors* out) {
-        std::vector<Fp> pre(m);
+    // The factors of m points, the first nx of them with 1/xP too, all from one inversion
+    // (Montgomery's trick over yP, or over xP yP where 1/xP is wanted: 1/yP = xP/(xP yP) and
+    // 1/xP = yP/(xP yP)).
+    static void factors(const G1A* const* ps, std::size_t m, std::size_t nx, PFactors* out) {
+        std::vector<Fp> pre(m), den(m);
         Fp acc = Fp::one();
         for (std::size_t i = 0; i < m; i++) {
-            out[i].x = ps[i]->x;
-            out[i].y = ps[i]->y;
-            out[i].plain = ps[i]->y.is_zero();
+            PFactors& o = out[i];
+            o.x = ps[i]->x;
+            o.y = ps[i]->y;
+            o.plain = o.y.is_zero();
+            o.scaled = i < nx && !o.plain && !o.x.is_zero();
             pre[i] = acc;
-            if (!out[i].plain) acc = acc * ps[i]->y;
+            if (o.plain) continue;
+            den[i] = o.scaled ? o.x * o.y : o.y;
+            acc = acc * den[i];
         }
         Fp inv = acc.inv_vartime();
         for (std::size_t i = m; i-- > 0;) {
-            if (out[i].plain) continue;
-            out[i].yinv = inv * pre[i];
-            inv = inv * ps[i]->y;
-            out[i].xy = ps[i]->x * out[i].yinv;
+            PFactors& o = out[i];
+            if (o.plain) continue;
+            const Fp e = inv * pre[i];  // 1/den[i]
+            inv = inv * den[i];
+            if (o.scaled) {
+                o.yinv = e * o.x;
+                o.xinv = e * o.y;
+            } else {
+                o.yinv = e;
+            }
+            o.xy = o.x * o.yinv;
         }
     }
 
@@ -537,7 +551,7 @@ struct Pairing {
         const std::size_t fo = ps.size();
         for (std::size_t k : fixed) ps.push_back(&pf[k]);
         std::vector<PFactors> pp(ps.size());
-        factors(ps.data(), ps.size(), pp.data());
+        factors(ps.data(), ps.size(), fo, pp.data());  // 1/xP too for the affine loop's pairs
         F12 f = F12::one();
         std::vector<Proj> r;
         if (!(affine && affine_loop(f, q, live, pp.data(), lines, fixed, r))) {
@@ -580,28 +594,18 @@ struct Pairing {
         std::vector<F2> rx(m), ry(m), d(m);
         std::vector<Fp> norm(m), pre(m);
         std::vector<G2A> qs(m), added(m);  // each pair's G2 point on its scaled twist; the point it adds in this step
-        // the scales: t (1 where not scaled) and k, the pairs' xP inverted together
-        std::vector<Fp> t(m, Fp::one()), k(m), before(m);
-        std::vector<char> scaled(m);
-        Fp acc = Fp::one();
+        // the scales: t = xP/yP (1 where not scaled) and k = yP^2/xP^3, from factors()'s 1/xP and 1/yP
+        std::vector<Fp> t(m, Fp::one()), k(m);
         for (std::size_t i = 0; i < m; i++) {
-            scaled[i] = !pp[i].plain && !pp[i].x.is_zero();
-            before[i] = acc;
-            if (scaled[i]) acc = acc * pp[i].x;
-        }
-        Fp inv = acc.inv_vartime();
-        for (std::size_t i = m; i-- > 0;) {
-            if (!scaled[i]) continue;
-            const Fp x_inv = inv * before[i];
-            inv = inv * pp[i].x;
-            const Fp s = pp[i].y * x_inv;  // 1/t = yP/xP
+            if (!pp[i].scaled) continue;
+            const Fp s = pp[i].y * pp[i].xinv;  // 1/t = yP/xP
             t[i] = pp[i].xy;
             k[i] = pp[i].yinv * (s.sqr() * s);
         }
         for (std::size_t i = 0; i < m; i++) {
             const G2A& qi = q[live[i]];
             const Fp t2 = t[i].sqr();
-            qs[i] = scaled[i] ? G2A{qi.x.mul_base(t2), qi.y.mul_base(t2 * t[i])} : qi;
+            qs[i] = pp[i].scaled ? G2A{qi.x.mul_base(t2), qi.y.mul_base(t2 * t[i])} : qi;
             rx[i] = qs[i].x;
             ry[i] = qs[i].y;
         }
@@ -645,7 +649,7 @@ struct Pairing {
                          const F2 s0 = lambda * rx[i] - ry[i];
                          ry[i] = lambda * (rx[i] - x3) - ry[i];
                          rx[i] = x3;
-                         if (scaled[i]) [[likely]] {
+                         if (pp[i].scaled) [[likely]] {
                              if constexpr (T::M_TWIST) f = f.mul_01_v(s0.mul_base(k[i]), -lambda);
                              else f = f.mul_1_34(-lambda, s0.mul_base(k[i]));
                          } else {

@@ -33,7 +33,6 @@ final class ExportCommands {
             Path zkey = Specs.positional(parsed, 0), out = Specs.positional(parsed, 1);
             try {
                 OutputFiles.requireDistinct(List.of(out), List.of(zkey));
-                ProveCommand.createParent(out);
                 OutputFiles.requireWritable(List.of(out));
                 String json;
                 try (ProvingKey key = ProvingKey.read(zkey)) {

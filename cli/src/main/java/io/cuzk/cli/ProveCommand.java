@@ -9,9 +9,6 @@ import io.cuzk.groth16.ProvingKey;
 import io.cuzk.groth16.Witness;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -117,8 +114,6 @@ final class ProveCommand implements CliCommand {
             List<Path> inputs = new java.util.ArrayList<>(wtns.files());
             inputs.add(zkey);
             OutputFiles.requireDistinct(List.of(proofJson, publicJson), inputs);
-            createParent(proofJson);
-            createParent(publicJson);
             OutputFiles.requireWritable(List.of(proofJson, publicJson));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -167,17 +162,6 @@ final class ProveCommand implements CliCommand {
             Groth16Prover.prepare(ProvingKey.shape(zkey), backend);
         } catch (IOException | RuntimeException e) {
             // only an optimisation: the main thread reads the key and reports what is wrong with it
-        }
-    }
-
-    static void createParent(Path p) throws IOException {
-        Path parent = p.toAbsolutePath().getParent();
-        if (parent != null) {
-            try {
-                Files.createDirectories(parent);
-            } catch (FileAlreadyExistsException e) { // a file where a folder on the way should be
-                throw new FileSystemException(e.getFile(), null, "is a file, not a folder: " + p + " cannot go under it");
-            }
         }
     }
 }

@@ -94,8 +94,6 @@ final class Remote {
         byte[] witness;
         try {
             OutputFiles.requireDistinct(List.of(proofJson, publicJson), List.of(wtns));
-            ProveCommand.createParent(proofJson);
-            ProveCommand.createParent(publicJson);
             OutputFiles.requireWritable(List.of(proofJson, publicJson));
             witness = Files.readAllBytes(wtns);
         } catch (IOException e) {

@@ -62,7 +62,6 @@ final class WitnessCommands {
             Path wasm = Specs.positional(parsed, 1), input = Specs.positional(parsed, 2), out = Specs.positional(parsed, 3);
             try {
                 OutputFiles.requireDistinct(List.of(out), List.of(wasm, input));
-                ProveCommand.createParent(out);
                 OutputFiles.requireWritable(List.of(out));
                 byte[] wtns = calculate(root, wasm, input);
                 OutputFiles.writeTogether(List.of(out), List.of(wtns));

@@ -24,7 +24,9 @@ import org.apache.commons.lang3.Validate;
  * to disk, and only when every one is complete are they renamed over their targets. A failure
  * (a full disk, a folder that cannot be written, a target that is not a regular file) leaves no
  * target changed and no temporary file behind. A target that is a link is written where the link
- * points, as writing through it would.
+ * points, as writing through it would. Folders a target goes into that do not exist yet are made
+ * when the files are written, after the work, and a failure removes the ones it made: a command
+ * that fails leaves no empty folder behind.
  *
  * <p>Failures are {@link FileSystemException}s whose file is the target and whose reason says
  * why in words ("permission denied", "No space left on device").
@@ -63,16 +65,73 @@ public final class OutputFiles {
 
     /**
      * Checks, before any work is done for them, that the targets can be written: none is a folder,
-     * a pipe or a device, and each existing folder they go into is writable. (The write itself
-     * can still fail, on a full disk for instance, and then changes nothing.)
+     * a pipe or a device, and the folder each goes into, or the nearest one on its way that
+     * exists (the rest are made when the files are written), is a folder and writable. (The write
+     * itself can still fail, on a full disk for instance, and then changes nothing.) Makes nothing.
      */
     public static void requireWritable(List<Path> targets) throws IOException {
         for (Path t : targets) {
             Path dest = destination(t);
             Path dir = dest.toAbsolutePath().getParent();
-            if (dir != null && Files.isDirectory(dir) && !Files.isWritable(dir)) {
+            while (dir != null && !Files.exists(dir)) {
+                dir = dir.getParent();
+            }
+            if (dir == null) {
+                continue;
+            }
+            if (!Files.isDirectory(dir)) {
+                throw new FileSystemException(t.toString(), null, "cannot be written: " + dir + " is a file, not a folder: " + t
+                        + " cannot go under it");
+            }
+            if (!Files.isWritable(dir)) {
                 throw new FileSystemException(t.toString(), null, "cannot be written: permission denied (its folder " + dir
                         + " is not writable)");
+            }
+        }
+    }
+
+    /**
+     * Makes the folders the targets go into that do not exist yet; returns the ones made, each
+     * after the folder it is in.
+     */
+    private static List<Path> makeFolders(List<Path> targets) throws IOException {
+        List<Path> made = new ArrayList<>();
+        try {
+            for (Path t : targets) {
+                Path dir = t.toAbsolutePath().getParent();
+                List<Path> missing = new ArrayList<>();
+                for (Path d = dir; d != null && !Files.isDirectory(d); d = d.getParent()) {
+                    missing.add(d);
+                }
+                for (int i = missing.size() - 1; i >= 0; i--) {
+                    Path d = missing.get(i);
+                    try {
+                        Files.createDirectory(d);
+                        made.add(d);
+                    } catch (FileAlreadyExistsException e) {
+                        if (!Files.isDirectory(d)) { // a file where a folder on the way should be
+                            throw new FileSystemException(t.toString(), null, "cannot be written: " + d + " is a file, not a folder: " + t
+                                    + " cannot go under it");
+                        }
+                    } catch (IOException e) {
+                        throw failure(t, e);
+                    }
+                }
+            }
+            return made;
+        } catch (IOException e) {
+            removeFolders(made);
+            throw e;
+        }
+    }
+
+    /** Removes folders makeFolders made, the deepest first, where they are still empty. */
+    private static void removeFolders(List<Path> made) {
+        for (int i = made.size() - 1; i >= 0; i--) {
+            try {
+                Files.deleteIfExists(made.get(i));
+            } catch (IOException e) {
+                // not empty (someone else's file went in) or no longer ours to remove: left as it is
             }
         }
     }
@@ -81,6 +140,8 @@ public final class OutputFiles {
     public static void writeTogether(List<Path> targets, List<byte[]> contents) throws IOException {
         Validate.isTrue(targets.size() == contents.size(), "one content per target");
         requireDistinct(targets, List.of());
+        List<Path> made = makeFolders(targets);
+        boolean written = false;
         List<Path> finals = new ArrayList<>();
         List<Path> temps = new ArrayList<>();
         try {
@@ -104,11 +165,15 @@ public final class OutputFiles {
                 }
                 throw failure(targets.get(renamed), e);
             }
+            written = true;
         } finally {
             for (Path t : temps) {
                 if (t != null) {
                     Files.deleteIfExists(t);
                 }
+            }
+            if (!written) {
+                removeFolders(made);
             }
         }
     }

@@ -326,6 +326,9 @@ class BadInputsTest {
             Files.createDirectory(dir.resolve("out/public.json"));
             return proveWithOutputs(P, Q).args(dir);
         }));
+        r.add(new Row("O9", "outputs", "proof.json in folders that do not exist, the witness missing", 1, "missing.wtns: no such file",
+                dir -> new String[] {"prove", base(Curve.BN254, "circuit.zkey").toString(), dir.resolve("missing.wtns").toString(),
+                    dir.resolve("out/new/deeper/proof.json").toString(), dir.resolve("out/new/public.json").toString()}));
         // arguments and other commands
         r.add(new Row("A1", "arguments", "prove with three arguments", 2, "Missing required parameter", dir -> new String[] {"prove", "a",
             "b", "c"}));

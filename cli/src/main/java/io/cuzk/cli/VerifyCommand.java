@@ -4,7 +4,6 @@ import io.cuzk.groth16.FormatException;
 import io.cuzk.groth16.Groth16Verifier;
 import io.cuzk.groth16.VerificationKey;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
@@ -14,7 +13,9 @@ import picocli.CommandLine.ParseResult;
  * answer of {@code snarkjs groth16 verify}, with the native pairings. Exit 0 and a line saying OK
  * for a valid proof; exit 1 and a line saying invalid for a well-formed proof that does not verify
  * (an answer, not an error); exit 2 and one line naming the file and field for malformed input
- * (a point off its curve or outside its subgroup, a signal not below r, counts that disagree).
+ * (a point off its curve or outside its subgroup, a signal not below r, counts that disagree) and
+ * for a file that cannot be read (missing, a folder, not UTF-8 text), so that exit 1 always means
+ * a proof that was read and rejected.
  */
 final class VerifyCommand implements CliCommand {
     @Override
@@ -35,8 +36,8 @@ final class VerifyCommand implements CliCommand {
         VerificationKey vk;
         try {
             vk = VerificationKey.read(vkFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException e) { // a file missing, a folder, unreadable: malformed input too (exit 1 means an invalid proof)
+            return malformed(root, Main.describe(e));
         } catch (FormatException e) {
             return malformed(root, e.getMessage());
         }
@@ -45,7 +46,7 @@ final class VerifyCommand implements CliCommand {
             // read as Proof.read reads it, B's subgroup check made by the pairing (Groth16Verifier.verifyFiles)
             valid = Groth16Verifier.verifyFiles(vk, proofFile, publicFile);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return malformed(root, Main.describe(e));
         } catch (FormatException e) {
             return malformed(root, e.getMessage());
         } catch (IllegalArgumentException e) { // a proof that does not fit the key (curve, signal count)

@@ -44,17 +44,19 @@ public final class Groth16Verifier {
      * made by the pairing, from the point B's own Miller loop ends on
      * ({@link Pairing#isOneCheckingG2}), instead of a scalar multiplication of its own: about a
      * quarter of a verification less. A proof that does not fit the key is an
-     * {@link IllegalArgumentException}, as for {@link #verify(VerificationKey, Proof)}.
+     * {@link IllegalArgumentException}, as for {@link #verify(VerificationKey, Proof)}; as snarkjs
+     * reads it, a proof.json without a "curve" field is read on the key's curve, and one naming the
+     * other curve does not fit (said before its points are read).
      */
     public static boolean verifyJson(VerificationKey vk, String proofName, String proofJson, String publicName, String publicJson) {
-        return verify(vk, SnarkjsJson.proof(proofName, proofJson, publicName, publicJson, false), proofName);
+        Validate.notNull(vk, "verification key");
+        return verify(vk, SnarkjsJson.proof(proofName, proofJson, publicName, publicJson, false, vk.curve()), proofName);
     }
 
     /** {@link #verifyJson} of the files proof.json and public.json. */
     public static boolean verifyFiles(VerificationKey vk, java.nio.file.Path proofJson, java.nio.file.Path publicJson)
             throws java.io.IOException {
-        return verifyJson(vk, proofJson.toString(), java.nio.file.Files.readString(proofJson), publicJson.toString(),
-                java.nio.file.Files.readString(publicJson));
+        return verifyJson(vk, proofJson.toString(), TextFiles.read(proofJson), publicJson.toString(), TextFiles.read(publicJson));
     }
 
     /** A proof as the text of its files (the names are for messages), for {@link #verifyBatchJson}. */
@@ -74,6 +76,7 @@ public final class Groth16Verifier {
 
     /** {@link #verifyBatchJson(VerificationKey, List)} with the given generator of the coefficients. */
     public static BatchResult verifyBatchJson(VerificationKey vk, List<ProofJson> proofs, SecureRandom random) {
+        Validate.notNull(vk, "verification key");
         Validate.notNull(proofs, "proofs");
         int n = proofs.size();
         Proof[] read = new Proof[n];
@@ -81,7 +84,7 @@ public final class Groth16Verifier {
         java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
             try {
                 ProofJson p = Validate.notNull(proofs.get(i), "proof %d", i);
-                read[i] = SnarkjsJson.proof(p.proofName(), p.proofJson(), p.publicName(), p.publicJson(), false);
+                read[i] = SnarkjsJson.proof(p.proofName(), p.proofJson(), p.publicName(), p.publicJson(), false, vk.curve());
             } catch (RuntimeException e) {
                 failed[i] = e;
             }

@@ -6,7 +6,6 @@ import io.cuzk.Point;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.lang3.Validate;
@@ -46,7 +45,7 @@ public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigIntege
      * naming the file and the field.
      */
     public static Proof read(Path proofJson, Path publicJson) throws IOException {
-        return parse(proofJson.toString(), Files.readString(proofJson), publicJson.toString(), Files.readString(publicJson));
+        return parse(proofJson.toString(), TextFiles.read(proofJson), publicJson.toString(), TextFiles.read(publicJson));
     }
 
     /** {@link #read} from the files' text; the names are for messages. */

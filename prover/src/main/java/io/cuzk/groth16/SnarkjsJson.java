@@ -37,11 +37,30 @@ final class SnarkjsJson {
         if (c == null || !c.isTextual()) {
             throw new FormatException(name, "curve", "missing: expected \"bn128\" or \"bls12381\"");
         }
-        try {
-            return Curve.parse(c.asText());
-        } catch (IllegalArgumentException e) {
+        Curve curve = curveNamed(c.asText());
+        if (curve == null) {
             throw new FormatException(name, "curve", "\"" + c.asText() + "\" is not a curve cuzk knows (bn128, bls12381)");
         }
+        return curve;
+    }
+
+    /**
+     * The curve of a name as snarkjs reads it (getCurveFromName): upper-cased, only its letters and
+     * digits kept, then BN128, BN254 or ALTBN128, or BLS12381; null for any other.
+     */
+    static Curve curveNamed(String name) {
+        StringBuilder n = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')) {
+                n.append(Character.toUpperCase(ch));
+            }
+        }
+        return switch (n.toString()) {
+            case "BN128", "BN254", "ALTBN128" -> Curve.BN254;
+            case "BLS12381" -> Curve.BLS12_381;
+            default -> null;
+        };
     }
 
     static void requireGroth16(String name, Json root) {
@@ -51,26 +70,44 @@ final class SnarkjsJson {
         }
     }
 
-    /** A decimal string (or JSON integer) in [0, bound). */
+    /** A decimal string (or JSON integer, or a 0x string of hexadecimal digits) in [0, bound). */
     static BigInteger number(String name, String field, Json n, BigInteger bound, String boundName) {
         String s = digits(name, field, n);
-        BigInteger v = new BigInteger(s);
+        BigInteger v = isHex(s) ? new BigInteger(s.substring(2), 16) : new BigInteger(s);
         if (v.compareTo(bound) >= 0) {
             throw new FormatException(name, field, abbreviate(s) + " is not below " + boundName);
         }
         return v;
     }
 
-    /** The text of a decimal string (or JSON integer): 1 to 200 ASCII digits, else a FormatException. */
+    /**
+     * The text of a decimal string (or JSON integer): 1 to 200 ASCII digits, or 0x and 1 to 200
+     * hexadecimal digits (snarkjs reads both: its unstringifyBigInts), else a FormatException.
+     */
     private static String digits(String name, String field, Json n) {
         if (n == null || !(n.isTextual() || n.isIntegralNumber())) {
             throw new FormatException(name, field, "expected a decimal number as a string");
         }
         String s = n.asText().trim();
-        if (!decimalDigits(s)) {
-            throw new FormatException(name, field, "\"" + abbreviate(s) + "\" is not a non-negative decimal number");
+        if (!decimalDigits(s) && !isHex(s)) {
+            throw new FormatException(name, field, "\"" + abbreviate(s) + "\" is not a non-negative decimal number (or 0x and hexadecimal "
+                    + "digits)");
         }
         return s;
+    }
+
+    /** 0x and 1 to 200 hexadecimal digits (the lower-case x only, as snarkjs's reader takes them). */
+    static boolean isHex(String s) {
+        int n = s.length();
+        if (n < 3 || n > 202 || s.charAt(0) != '0' || s.charAt(1) != 'x') {
+            return false;
+        }
+        for (int i = 2; i < n; i++) {
+            if (Character.digit(s.charAt(i), 16) < 0 || s.charAt(i) > 'f') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** 1 to 200 ASCII digits (what a BigInteger of this size may be read from). */
@@ -151,6 +188,15 @@ final class SnarkjsJson {
         long[] w = new long[curve.fpBytes() / 8];
         if (s != null && decimalDigits(s) && decimalWords(s, w) && compareWords(w, modulusWords(curve)) < 0) {
             return w;
+        }
+        if (s != null && isHex(s)) {
+            BigInteger v = new BigInteger(s.substring(2), 16);
+            if (v.compareTo(curve.p()) < 0) {
+                for (int k = 0; k < w.length; k++) {
+                    w[k] = v.shiftRight(64 * k).longValue();
+                }
+                return w;
+            }
         }
         String where = j < 0 ? field + "[" + i + "]" : field + "[" + i + "][" + j + "]"; // named only when wrong
         digits(name, where, n); // not a number: its message
@@ -297,9 +343,28 @@ final class SnarkjsJson {
      * it).
      */
     static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2) {
+        return proof(proofName, proofJson, publicName, publicJson, bInG2, null);
+    }
+
+    /**
+     * proof.json with its public.json, for a verification key of the curve keyCurve (null: none):
+     * as snarkjs, which reads the points on the key's curve, a proof without a "curve" field is
+     * read on it, and one whose field names the other curve is an {@link IllegalArgumentException}
+     * saying so (before its points are read, whose messages would blame the numbers instead).
+     */
+    static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2, Curve keyCurve) {
         Json root = tree(proofName, proofJson);
         requireGroth16(proofName, root);
-        Curve curve = curve(proofName, root);
+        Curve curve;
+        if (keyCurve != null && root.get("curve") == null) {
+            curve = keyCurve;
+        } else {
+            curve = curve(proofName, root);
+            if (keyCurve != null && curve != keyCurve) {
+                throw new IllegalArgumentException("the proof is a " + curve.snarkjsName() + " proof, the verification key is for "
+                        + keyCurve.snarkjsName());
+            }
+        }
         Point a = g1(proofName, "pi_a", root.get("pi_a"), curve);
         Point b = g2(proofName, "pi_b", root.get("pi_b"), curve,
                 bInG2 ? Check.all() : java.util.EnumSet.complementOf(java.util.EnumSet.of(Check.SUBGROUP)));

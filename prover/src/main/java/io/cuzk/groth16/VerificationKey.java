@@ -6,7 +6,6 @@ import io.cuzk.Pairing;
 import io.cuzk.Point;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +35,7 @@ public record VerificationKey(Curve curve, int nPublic, Point alpha1, Point beta
 
     /** Reads and checks snarkjs's verification_key.json. */
     public static VerificationKey read(Path json) throws IOException {
-        return parse(json.toString(), Files.readString(json));
+        return parse(json.toString(), TextFiles.read(json));
     }
 
     /** Parses and checks a verification key in snarkjs's JSON; name is for messages. */

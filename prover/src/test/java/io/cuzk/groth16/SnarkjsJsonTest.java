@@ -46,4 +46,22 @@ class SnarkjsJsonTest {
             assertFalse(SnarkjsJson.decimalWords(limit.toString(), new long[words]));
         }
     }
+
+    /** Curve names as snarkjs's getCurveFromName reads them; 0x numbers as its unstringifyBigInts takes them. */
+    @Test
+    void curveNamesAndHexAsSnarkjs() {
+        for (String n : new String[] {"bn128", "BN254", "alt_bn128", "AltBn128", "bn-254"}) {
+            assertEquals(io.cuzk.Curve.BN254, SnarkjsJson.curveNamed(n), n);
+        }
+        for (String n : new String[] {"bls12381", "BLS12-381", "bls12_381"}) {
+            assertEquals(io.cuzk.Curve.BLS12_381, SnarkjsJson.curveNamed(n), n);
+        }
+        for (String n : new String[] {"", "bn", "secp256k1", "bls12377"}) {
+            assertEquals(null, SnarkjsJson.curveNamed(n), n);
+        }
+        assertTrue(SnarkjsJson.isHex("0x1") && SnarkjsJson.isHex("0xdeadBEEF"));
+        for (String s : new String[] {"0x", "0X1", "x1", "0x1g", "-0x1", "0x" + "f".repeat(201), "0x\u0661"}) {
+            assertFalse(SnarkjsJson.isHex(s), s);
+        }
+    }
 }

@@ -231,6 +231,45 @@ class Groth16VerifierTest {
         Cli.Result r = Cli.run("verify", otherVk.toString(), publicFile.toString(), proofFile.toString());
         assertEquals(2, r.status(), r.out() + r.err());
         assertThrows(FormatException.class, () -> VerificationKey.parse("vk.json", "{\"curve\": \"bn128\", \"IC\": []}"));
+        // a proof whose "curve" names the other curve: said so, before its numbers are blamed
+        com.fasterxml.jackson.databind.node.ObjectNode renamed = proof.deepCopy();
+        renamed.put("curve", other.snarkjsName());
+        expectMalformed(vkFile, pub.toString(), renamed.toString(), "do not fit", "the proof is a " + other.snarkjsName() + " proof");
+        // files that cannot be read: exit 2 too (exit 1 means a proof read and rejected), the file named
+        expectFileProblem(vkFile, tmp.resolve("missing.json"), publicFile, "missing.json: no such file");
+        expectFileProblem(vkFile, Files.createDirectories(tmp.resolve("folder.json")), publicFile, "folder.json: is a folder, not a file");
+        expectFileProblem(dir.resolve("circuit.zkey"), proofFile, publicFile, "circuit.zkey: not JSON: not UTF-8 text");
+        // as snarkjs reads them: no "curve" (the key's), the curve's other names, 0x coordinates
+        // and signals; snarkjs accepts the same files
+        com.fasterxml.jackson.databind.node.ObjectNode noCurve = proof.deepCopy();
+        noCurve.remove("curve");
+        com.fasterxml.jackson.databind.node.ObjectNode hex = proof.deepCopy();
+        hex.put("curve", curve == Curve.BN254 ? "ALT_BN128" : "BLS12-381");
+        for (String field : List.of("pi_a", "pi_c")) {
+            com.fasterxml.jackson.databind.node.ArrayNode a = (com.fasterxml.jackson.databind.node.ArrayNode) hex.get(field);
+            for (int i = 0; i < 2; i++) {
+                a.set(i, "0x" + new java.math.BigInteger(a.get(i).asText()).toString(16));
+            }
+        }
+        com.fasterxml.jackson.databind.node.ArrayNode hexPub = pub.deepCopy();
+        hexPub.set(0, "0x" + new java.math.BigInteger(pub.get(0).asText()).toString(16));
+        for (String[] files : List.of(new String[] {noCurve.toString(), pub.toString()}, new String[] {hex.toString(), hexPub.toString()})) {
+            Files.writeString(proofFile, files[0]);
+            Files.writeString(publicFile, files[1]);
+            Cli.Result ok = Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+            assertEquals(0, ok.status(), files[0] + ": " + ok.out() + ok.err());
+            Node.Result theirs = Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+            assertTrue(theirs.out().contains("OK!"), "snarkjs accepts " + files[0] + ": " + theirs.out() + theirs.err());
+        }
+    }
+
+    /** verify with one of its files unreadable: exit 2, one line naming the file and why. */
+    void expectFileProblem(Path vk, Path proof, Path pub, String says) {
+        Cli.Result r = Cli.run("verify", vk.toString(), pub.toString(), proof.toString());
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertEquals("", r.out());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("cuzk verify: ") && r.err().contains(says), r.err());
     }
 
     void expectMalformed(Path vk, String publicJson, String proofJson, String field, String why) throws Exception {

@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +23,7 @@ final class WitnessCommands {
             // a circuit that cannot be loaded names itself; input that does not fit names the signal,
             // and the circuit's own failure its template and line: one line, with the input's file
             WitnessCalculator w = WitnessCalculator.load(wasm, line -> root.err.println("circuit: " + line));
-            String json = Files.readString(input, StandardCharsets.UTF_8);
+            String json = io.cuzk.groth16.TextFiles.read(input);
             try {
                 return w.wtns(json);
             } catch (WitnessException e) {
@@ -56,8 +54,8 @@ final class WitnessCommands {
         public int run(Main root, ParseResult parsed) {
             String action = Specs.positional(parsed, 0);
             if (!action.equals("calculate")) {
-                throw new InvalidInputException("wtns " + action + ": the action is calculate (wtns calculate <circuit.wasm> <input.json> "
-                        + "<witness.wtns>)");
+                throw new picocli.CommandLine.ParameterException(parsed.commandSpec().commandLine(), "wtns " + action
+                        + ": the action is calculate (wtns calculate <circuit.wasm> <input.json> <witness.wtns>)");
             }
             Path wasm = Specs.positional(parsed, 1), input = Specs.positional(parsed, 2), out = Specs.positional(parsed, 3);
             try {

@@ -178,6 +178,76 @@ class WitnessCalculatorTest {
         assertArrayEquals(Files.readAllBytes(Circuits.dir(c, "multi_main").resolve("witness.wtns")), Files.readAllBytes(out));
     }
 
+    /**
+     * input.json read as snarkjs reads it (each value through JavaScript's BigInt after JSON.parse):
+     * tests/circuits/inputs_main.circom, compiled here with circom2, given the same inputs in
+     * every form snarkjs takes (a number with an exponent, 0b, 0o and 0X strings, blanks, an empty
+     * string, a sign, booleans, nested or flat arrays, values past r, an integer past 2^53 without
+     * quotes, which JSON.parse rounds) gives snarkjs's .wtns byte for byte; what BigInt refuses is
+     * one line naming the signal (a scalar by its bare name); a failed assertion is the circuit's,
+     * not the last input's; an unknown action of wtns is a usage error.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void inputsAreReadAsSnarkjsReadsThem(Curve c) throws Exception {
+        Path circuit = Circuits.circuitsSource().resolve("inputs_main.circom");
+        Path built = Files.createDirectories(tmp.resolve("inputs-" + c.snarkjsName()));
+        // circom2 (WebAssembly) reaches files below its working folder only: the circuit by a path from tests/node
+        Node.run("node_modules/circom2/cli.js", Node.dir().relativize(circuit).toString(), "--wasm", "--prime", c.snarkjsName(), "-o",
+                built.toString());
+        Path wasm = built.resolve("inputs_main_js/inputs_main.wasm");
+        WitnessCalculator w = WitnessCalculator.load(wasm);
+        String pastR = c.r().add(java.math.BigInteger.valueOf(5)).toString();
+        String[] valid = {
+            "{\"a\": \"3\", \"m\": [[\"1\", \"2\", \"3\"], [\"4\", \"5\", \"6\"]], \"v\": [\"2\", \"9\"]}",
+            "{\"a\": 3, \"m\": [1, 2, 3, 4, 5, 6], \"v\": [2, 9]}",
+            "{\"a\": 3e2, \"m\": [[\"0b11\", \"0o7\", \"0X1f\"], [\" 4 \", \"\", \"+6\"]], \"v\": [true, \"-9\"]}",
+            "{\"a\": 12345678901234567890123, \"m\": [[1, 2, 3], [4, 5, 6]], \"v\": [2, 9]}",
+            "{\"a\": \"0x10\", \"m\": [[\"" + pastR + "\", 2, 3], [4, 5, -6]], \"v\": [false, 9]}",
+        };
+        for (int i = 0; i < valid.length; i++) {
+            Path in = tmp.resolve("in" + i + ".json"), theirs = tmp.resolve("theirs" + i + ".wtns"), ours = tmp.resolve("ours" + i + ".wtns");
+            Files.writeString(in, valid[i]);
+            Node.Result s = Node.snarkjs("wtns", "calculate", wasm.toString(), in.toString(), theirs.toString());
+            assertEquals(0, s.exit(), "snarkjs takes " + valid[i] + ": " + s.out() + s.err());
+            Cli.Result r = Cli.run("wtns", "calculate", wasm.toString(), in.toString(), ours.toString());
+            assertEquals(0, r.status(), valid[i] + ": " + r.err());
+            assertArrayEquals(Files.readAllBytes(theirs), Files.readAllBytes(ours), valid[i]);
+            assertArrayEquals(Files.readAllBytes(theirs), w.wtns(valid[i]), valid[i] + " through the Java API");
+        }
+        String[][] refused = {
+            {"{\"a\": \"x\", \"m\": [1, 2, 3, 4, 5, 6], \"v\": [2, 9]}", "input signal a: \"x\" is not an integer"},
+            {"{\"a\": \"-0x10\", \"m\": [1, 2, 3, 4, 5, 6], \"v\": [2, 9]}", "input signal a: \"-0x10\" is not an integer"},
+            {"{\"a\": 3, \"m\": [1, 2.5, 3, 4, 5, 6], \"v\": [2, 9]}", "input signal m[1]: 2.5 is not an integer"},
+            {"{\"a\": 3, \"m\": [1, 2, 3, 4, 5, 6], \"v\": [2, null]}", "input signal v[1]: null is not an integer"},
+            {"{\"a\": 3, \"m\": [1, 2, 3, 4, 5, 6], \"v\": [1000, 9]}", "an assertion of the circuit failed"},
+        };
+        Path out = tmp.resolve("refused.wtns");
+        for (String[] k : refused) {
+            Path in = tmp.resolve("refused.json");
+            Files.writeString(in, k[0]);
+            Node.Result s = Node.snarkjs("wtns", "calculate", wasm.toString(), in.toString(), tmp.resolve("theirs-refused.wtns").toString());
+            assertTrue(s.exit() != 0, "snarkjs refuses " + k[0] + " too: " + s.out() + s.err());
+            Cli.Result r = Cli.run("wtns", "calculate", wasm.toString(), in.toString(), out.toString());
+            assertEquals(1, r.status(), k[0] + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().startsWith("cuzk wtns: " + in + ": ") && r.err().contains(k[1]), k[0] + " -> " + r.err());
+            assertFalse(Files.exists(out), "nothing written for " + k[0]);
+        }
+        // the assertion names circom's template and line, and no input signal (it is no one input's fault)
+        Files.writeString(tmp.resolve("refused.json"), refused[4][0]);
+        Cli.Result failed = Cli.run("wtns", "calculate", wasm.toString(), tmp.resolve("refused.json").toString(), out.toString());
+        assertTrue(failed.err().contains("line") && !failed.err().contains("input signal"), failed.err());
+        // a scalar is named without an index
+        Files.writeString(tmp.resolve("refused.json"), refused[0][0]);
+        assertFalse(Cli.run("wtns", "calculate", wasm.toString(), tmp.resolve("refused.json").toString(), out.toString()).err()
+                .contains("a[0]"), "a scalar signal named a[0]");
+        // an action other than calculate: the usage's status and its synopsis
+        Cli.Result usage = Cli.run("wtns", "debug", wasm.toString(), tmp.resolve("in0.json").toString(), out.toString());
+        assertEquals(2, usage.status(), usage.err());
+        assertTrue(usage.err().contains("the action is calculate") && usage.err().contains("--help"), usage.err());
+    }
+
     /** fullprove: witness and proof in one command; snarkjs accepts the proof (several public signals, both curves). */
     @ParameterizedTest
     @EnumSource(Curve.class)

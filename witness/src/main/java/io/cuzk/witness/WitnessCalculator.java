@@ -168,7 +168,7 @@ public final class WitnessCalculator {
         FunctionType voidToVoid = FunctionType.of(List.of(), List.of());
         ImportValues imports = ImportValues.builder().addFunction(
                 new HostFunction("runtime", "exceptionHandler", i32ToVoid, (inst, args) -> {
-                    throw new CircuitError(failure((int) args[0]));
+                    throw new CircuitError((int) args[0], failure((int) args[0]));
                 }),
                 new HostFunction("runtime", "printErrorMessage", voidToVoid, (inst, args) -> {
                     errors.append(errors.isEmpty() ? "" : "; ").append(message());
@@ -250,8 +250,13 @@ public final class WitnessCalculator {
     }
 
     /**
-     * Parses input.json: each input signal's values (arrays flattened), decimal or 0x-hexadecimal,
-     * negative ones mod p. Messages name the signal; the caller names the file.
+     * Parses input.json as snarkjs does (each value through JavaScript's BigInt, then mod p):
+     * arrays flattened; strings in BigInt's syntax (decimal with an optional sign, 0x, 0o or 0b
+     * digits, blanks around, an empty string for 0); numbers as JavaScript reads them, so an
+     * integer beyond 2^53 written without quotes is rounded to a double first, exactly as snarkjs
+     * rounds it (quote it to keep every digit), and 3e2 is 300; true and false 1 and 0. Messages
+     * name the signal (a scalar by its name, an array's values by their flat index); the caller
+     * names the file.
      */
     public Map<String, List<BigInteger>> parseInputs(String inputJson) {
         JsonNode root;
@@ -266,7 +271,11 @@ public final class WitnessCalculator {
         Map<String, List<BigInteger>> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             List<BigInteger> values = new ArrayList<>();
-            flatten(e.getKey(), e.getValue(), values);
+            if (e.getValue().isArray()) {
+                flatten(e.getKey(), e.getValue(), values);
+            } else {
+                values.add(value(e.getKey(), e.getValue()));
+            }
             out.put(e.getKey(), values);
         }
         return out;
@@ -279,30 +288,91 @@ public final class WitnessCalculator {
             }
             return;
         }
+        out.add(value(signal + "[" + out.size() + "]", n));
+    }
+
+    /** One value, named where for messages, in [0, p). */
+    private BigInteger value(String where, JsonNode n) {
         BigInteger v;
-        if (n.isIntegralNumber()) {
-            v = n.bigIntegerValue();
+        if (n.isNumber()) {
+            // JSON.parse makes every number a double; BigInt takes it when it is an integer
+            double d = Double.parseDouble(n.asText());
+            if (!Double.isFinite(d) || d != Math.rint(d)) {
+                throw new WitnessException("input signal " + where + ": " + abbreviate(n.asText()) + " is not an integer");
+            }
+            v = new java.math.BigDecimal(d).toBigIntegerExact();
         } else if (n.isTextual()) {
-            String s = n.asText().trim();
-            try {
-                boolean negative = s.startsWith("-");
-                String digits = negative ? s.substring(1) : s;
-                v = digits.startsWith("0x") || digits.startsWith("0X") ? new BigInteger(digits.substring(2), 16) : new BigInteger(digits);
-                v = negative ? v.negate() : v;
-                if (digits.isEmpty() || digits.length() > 200) {
-                    throw new NumberFormatException();
-                }
-            } catch (NumberFormatException | ArithmeticException x) {
-                throw new WitnessException("input signal " + signal + "[" + out.size() + "]: \"" + abbreviate(s)
-                        + "\" is not an integer (decimal, or 0x and hexadecimal)");
+            v = bigInt(n.asText());
+            if (v == null) {
+                throw new WitnessException("input signal " + where + ": \"" + abbreviate(n.asText())
+                        + "\" is not an integer (decimal, or 0x, 0o or 0b and digits)");
             }
         } else if (n.isBoolean()) {
             v = n.asBoolean() ? BigInteger.ONE : BigInteger.ZERO;
         } else {
-            throw new WitnessException("input signal " + signal + "[" + out.size() + "]: " + abbreviate(n.toString())
-                    + " is not an integer");
+            throw new WitnessException("input signal " + where + ": " + abbreviate(n.toString()) + " is not an integer");
         }
-        out.add(v.mod(prime));
+        return v.mod(prime);
+    }
+
+    /** The most characters a string value may have (BigInt takes any; a witness's values have at most 78 digits). */
+    private static final int MAX_DIGITS = 4096;
+
+    /**
+     * JavaScript's BigInt(s) of a string (StringToBigInt): blanks around it dropped, an empty string
+     * 0, else decimal digits with an optional sign, or 0x, 0o or 0b (either case) and digits
+     * without one; null where BigInt throws a SyntaxError.
+     */
+    static BigInteger bigInt(String s) {
+        int from = 0, to = s.length();
+        while (from < to && jsBlank(s.charAt(from))) {
+            from++;
+        }
+        while (to > from && jsBlank(s.charAt(to - 1))) {
+            to--;
+        }
+        String t = s.substring(from, to);
+        if (t.isEmpty()) {
+            return BigInteger.ZERO;
+        }
+        if (t.length() > MAX_DIGITS) {
+            return null;
+        }
+        int radix = 10;
+        String digits = t;
+        if (t.length() > 2 && t.charAt(0) == '0') {
+            radix = switch (t.charAt(1)) {
+                case 'x', 'X' -> 16;
+                case 'o', 'O' -> 8;
+                case 'b', 'B' -> 2;
+                default -> 10;
+            };
+            if (radix != 10) {
+                digits = t.substring(2);
+            }
+        }
+        boolean negative = false;
+        if (radix == 10 && (t.charAt(0) == '+' || t.charAt(0) == '-')) {
+            negative = t.charAt(0) == '-';
+            digits = t.substring(1);
+        }
+        if (digits.isEmpty()) {
+            return null;
+        }
+        for (int i = 0; i < digits.length(); i++) {
+            char ch = digits.charAt(i);
+            if (ch > 'z' || Character.digit(ch, radix) < 0) { // ASCII digits only
+                return null;
+            }
+        }
+        BigInteger v = new BigInteger(digits, radix);
+        return negative ? v.negate() : v;
+    }
+
+    /** JavaScript's white space and line terminators (what StringToBigInt trims). */
+    private static boolean jsBlank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\u000B' || c == '\f' || c == '\u00A0' || c == '\uFEFF'
+                || c == '\u2028' || c == '\u2029' || Character.getType(c) == Character.SPACE_SEPARATOR;
     }
 
     private static String abbreviate(String s) {
@@ -377,7 +447,13 @@ public final class WitnessCalculator {
                 try {
                     call(setInputSignal, msb, lsb, i);
                 } catch (WitnessException x) {
-                    throw new WitnessException("input signal " + signal + "[" + i + "]: " + x.getMessage(), x);
+                    if (ranCircuit(x)) {
+                        // the circuit runs once its last input is set: its failure (an assertion)
+                        // is the inputs' as a whole, not this signal's
+                        throw x;
+                    }
+                    throw new WitnessException("input signal " + (size == 1 ? signal : signal + "[" + i + "]")
+                            + ": " + x.getMessage(), x);
                 }
                 set++;
             }
@@ -453,12 +529,28 @@ public final class WitnessCalculator {
         return h;
     }
 
+    /**
+     * Whether x is the circuit's own failure while it computed (an assertion, memory, an array's
+     * bounds: circom's codes 4 to 7) rather than about setting an input (codes 1 to 3).
+     */
+    private static boolean ranCircuit(WitnessException x) {
+        for (Throwable t = x.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof CircuitError c) {
+                return c.code >= 4;
+            }
+        }
+        return false;
+    }
+
     /** Thrown by the exceptionHandler import across the WebAssembly frames. */
     private static final class CircuitError extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        CircuitError(String message) {
+        final int code;
+
+        CircuitError(int code, String message) {
             super(message, null, false, false);
+            this.code = code;
         }
     }
 }

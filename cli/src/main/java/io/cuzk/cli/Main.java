@@ -243,6 +243,22 @@ public final class Main {
         }
     }
 
+    /** For a snarkjs command line given to cuzk (cuzk groth16 verify ...), the cuzk command that does it; else "". */
+    static String snarkjsHint(String[] args) {
+        String first = commandNamed(args);
+        if (first == null || COMMANDS.containsKey(first)) {
+            return "";
+        }
+        return switch (first) {
+            case "groth16", "g16p", "g16v", "g16f" -> " (snarkjs's groth16 prove, verify and fullprove are cuzk prove, cuzk verify and cuzk "
+                    + "fullprove, with the same arguments)";
+            case "zkey", "zkev", "zkesc" -> " (snarkjs's zkey export verificationkey and zkey export soliditycalldata are cuzk export-vk and "
+                    + "cuzk export-calldata, with the same arguments)";
+            case "wc" -> " (snarkjs's wtns calculate is cuzk wtns calculate, with the same arguments)";
+            default -> "";
+        };
+    }
+
     /**
      * A usage error: one line naming it, then the synopsis of the command it was given to and
      * where its full help is.
@@ -251,7 +267,7 @@ public final class Main {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
         String name = cmd.getCommandSpec().qualifiedName();
-        err.println(name + ": " + e.getMessage());
+        err.println(name + ": " + e.getMessage() + snarkjsHint(args));
         err.print(cmd.getHelp().synopsis(0));
         err.println("Try '" + name + " --help' for more information.");
         err.flush();

@@ -1,6 +1,7 @@
 package io.cuzk.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cuzk.Curve;
@@ -77,6 +78,14 @@ class CliTest {
         Cli.Result r = Cli.withInput("", "msm", "--curve", "bn254", "--group", "g3");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("unknown group 'g3'"), r.err());
+        // a snarkjs command line: the usage error says which cuzk command does it
+        r = Cli.withInput("", "groth16", "verify", "verification_key.json", "public.json", "proof.json");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("'groth16'") && r.err().contains("cuzk verify"), r.err());
+        r = Cli.withInput("", "zkey", "export", "verificationkey", "circuit.zkey", "verification_key.json");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("cuzk export-vk"), r.err());
+        assertFalse(Cli.withInput("", "frobnicate").err().contains("snarkjs"), "no hint for a word snarkjs does not use");
     }
 
     @Test

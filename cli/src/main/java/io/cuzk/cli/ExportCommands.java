@@ -72,13 +72,25 @@ final class ExportCommands {
 
         /** snarkjs's format: pi_b's Fp2 coordinates imaginary part first, as the EVM's pairing precompile takes them. */
         static String calldata(Proof p) {
-            BigInteger[] a = p.piA().coordinates(), b = p.piB().coordinates(), c = p.piC().coordinates();
+            BigInteger[] a = coordinates(p.piA()), b = coordinates(p.piB()), c = coordinates(p.piC());
             StringBuilder inputs = new StringBuilder();
             for (BigInteger s : p.publicSignals()) {
                 inputs.append(inputs.isEmpty() ? "" : ",").append(hex(s));
             }
             return "[" + hex(a[0]) + ", " + hex(a[1]) + "],[[" + hex(b[1]) + ", " + hex(b[0]) + "],[" + hex(b[3]) + ", " + hex(b[2]) + "]],["
                     + hex(c[0]) + ", " + hex(c[1]) + "],[" + inputs + "]";
+        }
+
+        /**
+         * A point's affine coordinates as snarkjs prints them from its files: the point at infinity
+         * as its files hold it, x = 0 and y = 1 (snarkjs prints the numbers it reads).
+         */
+        private static BigInteger[] coordinates(io.cuzk.Point p) {
+            BigInteger[] xy = p.coordinates();
+            if (p.isInfinity()) {
+                xy[xy.length / 2] = BigInteger.ONE; // y, or y's real part
+            }
+            return xy;
         }
 
         private static String hex(BigInteger v) {

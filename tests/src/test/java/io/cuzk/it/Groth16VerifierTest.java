@@ -261,6 +261,19 @@ class Groth16VerifierTest {
             Node.Result theirs = Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
             assertTrue(theirs.out().contains("OK!"), "snarkjs accepts " + files[0] + ": " + theirs.out() + theirs.err());
         }
+        // calldata of a proof with points at infinity as snarkjs writes them ([0, 1, 0]): what snarkjs prints
+        com.fasterxml.jackson.databind.node.ObjectNode atInfinity = proof.deepCopy();
+        atInfinity.putArray("pi_a").add("0").add("1").add("0");
+        com.fasterxml.jackson.databind.node.ArrayNode bInf = atInfinity.putArray("pi_b");
+        bInf.addArray().add("0").add("0");
+        bInf.addArray().add("1").add("0");
+        bInf.addArray().add("0").add("0");
+        Files.writeString(proofFile, atInfinity.toString());
+        Files.writeString(publicFile, pub.toString());
+        Cli.Result ours = Cli.run("export-calldata", publicFile.toString(), proofFile.toString());
+        assertEquals(0, ours.status(), ours.err());
+        Node.Result theirs = Node.snarkjs("zkey", "export", "soliditycalldata", publicFile.toString(), proofFile.toString());
+        assertEquals(theirs.out().strip(), ours.out().strip(), "calldata of points at infinity");
     }
 
     /** verify with one of its files unreadable: exit 2, one line naming the file and why. */

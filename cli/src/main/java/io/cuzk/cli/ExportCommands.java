@@ -3,6 +3,7 @@ package io.cuzk.cli;
 import io.cuzk.groth16.OutputFiles;
 import io.cuzk.groth16.Proof;
 import io.cuzk.groth16.ProvingKey;
+import io.cuzk.groth16.TextFiles;
 import io.cuzk.groth16.VerificationKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,37 +61,38 @@ final class ExportCommands {
 
         @Override
         public int run(Main root, ParseResult parsed) {
-            Proof p;
+            Path publicFile = Specs.positional(parsed, 0), proofFile = Specs.positional(parsed, 1);
             try {
-                p = Proof.read(Specs.positional(parsed, 1), Specs.positional(parsed, 0));
+                Proof p = Proof.read(proofFile, publicFile); // every number checked, every point on its curve
+                root.out.println(calldata(JSON.readTree(TextFiles.read(proofFile)), p.publicSignals()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            root.out.println(calldata(p));
             return Main.OK;
         }
 
-        /** snarkjs's format: pi_b's Fp2 coordinates imaginary part first, as the EVM's pairing precompile takes them. */
-        static String calldata(Proof p) {
-            BigInteger[] a = coordinates(p.piA()), b = coordinates(p.piB()), c = coordinates(p.piC());
-            StringBuilder inputs = new StringBuilder();
-            for (BigInteger s : p.publicSignals()) {
-                inputs.append(inputs.isEmpty() ? "" : ",").append(hex(s));
-            }
-            return "[" + hex(a[0]) + ", " + hex(a[1]) + "],[[" + hex(b[1]) + ", " + hex(b[0]) + "],[" + hex(b[3]) + ", " + hex(b[2]) + "]],["
-                    + hex(c[0]) + ", " + hex(c[1]) + "],[" + inputs + "]";
-        }
+        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
         /**
-         * A point's affine coordinates as snarkjs prints them from its files: the point at infinity
-         * as its files hold it, x = 0 and y = 1 (snarkjs prints the numbers it reads).
+         * snarkjs's format: the numbers of proof.json as it holds them (snarkjs prints what it
+         * reads, so a point at infinity is printed as its file writes it, [0, 1, 0] or [0, 0, 1]),
+         * pi_b's Fp2 coordinates imaginary part first, as the EVM's pairing precompile takes them.
          */
-        private static BigInteger[] coordinates(io.cuzk.Point p) {
-            BigInteger[] xy = p.coordinates();
-            if (p.isInfinity()) {
-                xy[xy.length / 2] = BigInteger.ONE; // y, or y's real part
+        static String calldata(com.fasterxml.jackson.databind.JsonNode proof, List<BigInteger> publicSignals) {
+            com.fasterxml.jackson.databind.JsonNode a = proof.get("pi_a"), b = proof.get("pi_b"), c = proof.get("pi_c");
+            StringBuilder inputs = new StringBuilder();
+            for (BigInteger s : publicSignals) {
+                inputs.append(inputs.isEmpty() ? "" : ",").append(hex(s));
             }
-            return xy;
+            return "[" + hex(a.get(0)) + ", " + hex(a.get(1)) + "],[[" + hex(b.get(0).get(1)) + ", " + hex(b.get(0).get(0)) + "],["
+                    + hex(b.get(1).get(1)) + ", " + hex(b.get(1).get(0)) + "]],[" + hex(c.get(0)) + ", " + hex(c.get(1)) + "],[" + inputs
+                    + "]";
+        }
+
+        /** A number as the proof's reader took it: decimal digits or 0x and hexadecimal ones (a string), or a JSON integer. */
+        private static String hex(com.fasterxml.jackson.databind.JsonNode n) {
+            String s = n.asText().trim();
+            return hex(s.startsWith("0x") ? new BigInteger(s.substring(2), 16) : new BigInteger(s));
         }
 
         private static String hex(BigInteger v) {

@@ -25,8 +25,8 @@ import org.apache.commons.lang3.Validate;
  * (a full disk, a folder that cannot be written, a target that is not a regular file) leaves no
  * target changed and no temporary file behind. A target that is a link is written where the link
  * points, as writing through it would. Folders a target goes into that do not exist yet are made
- * when the files are written, after the work, and a failure removes the ones it made: a command
- * that fails leaves no empty folder behind.
+ * when the files are written, after the work and after every target's way has been checked: a
+ * command that fails on its input, or on an output that cannot be written, makes no folder.
  *
  * <p>Failures are {@link FileSystemException}s whose file is the target and whose reason says
  * why in words ("permission denied", "No space left on device").
@@ -71,67 +71,56 @@ public final class OutputFiles {
      */
     public static void requireWritable(List<Path> targets) throws IOException {
         for (Path t : targets) {
-            Path dest = destination(t);
-            Path dir = dest.toAbsolutePath().getParent();
-            while (dir != null && !Files.exists(dir)) {
-                dir = dir.getParent();
-            }
-            if (dir == null) {
-                continue;
-            }
-            if (!Files.isDirectory(dir)) {
-                throw new FileSystemException(t.toString(), null, "cannot be written: " + dir + " is a file, not a folder: " + t
-                        + " cannot go under it");
-            }
-            if (!Files.isWritable(dir)) {
-                throw new FileSystemException(t.toString(), null, "cannot be written: permission denied (its folder " + dir
-                        + " is not writable)");
-            }
+            requireFolder(t, destination(t));
         }
     }
 
     /**
-     * Makes the folders the targets go into that do not exist yet; returns the ones made, each
-     * after the folder it is in.
+     * The nearest folder on dest's way that exists (a link counts as existing, so that one
+     * pointing nowhere is named here rather than failing the write after the work) must be a
+     * folder, and writable.
      */
-    private static List<Path> makeFolders(List<Path> targets) throws IOException {
-        List<Path> made = new ArrayList<>();
-        try {
-            for (Path t : targets) {
-                Path dir = t.toAbsolutePath().getParent();
-                List<Path> missing = new ArrayList<>();
-                for (Path d = dir; d != null && !Files.isDirectory(d); d = d.getParent()) {
-                    missing.add(d);
-                }
-                for (int i = missing.size() - 1; i >= 0; i--) {
-                    Path d = missing.get(i);
-                    try {
-                        Files.createDirectory(d);
-                        made.add(d);
-                    } catch (FileAlreadyExistsException e) {
-                        if (!Files.isDirectory(d)) { // a file where a folder on the way should be
-                            throw new FileSystemException(t.toString(), null, "cannot be written: " + d + " is a file, not a folder: " + t
-                                    + " cannot go under it");
-                        }
-                    } catch (IOException e) {
-                        throw failure(t, e);
-                    }
-                }
-            }
-            return made;
-        } catch (IOException e) {
-            removeFolders(made);
-            throw e;
+    private static void requireFolder(Path t, Path dest) throws IOException {
+        Path dir = dest.toAbsolutePath().getParent();
+        while (dir != null && !Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            return;
+        }
+        if (!Files.isDirectory(dir)) {
+            String what = Files.isSymbolicLink(dir) ? "a link to " + Files.readSymbolicLink(dir) + ", which is not a folder"
+                    : "a file, not a folder";
+            throw new FileSystemException(t.toString(), null, "cannot be written: " + dir + " is " + what + ": " + t
+                    + " cannot go under it");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new FileSystemException(t.toString(), null, "cannot be written: permission denied (its folder " + dir
+                    + " is not writable)");
         }
     }
 
-    /** Removes folders makeFolders made, the deepest first, where they are still empty. */
-    private static void removeFolders(List<Path> made) {
-        for (int i = made.size() - 1; i >= 0; i--) {
-            try {
-                Files.deleteIfExists(made.get(i));
-            } catch (IOException e) {
-                // not empty (someone else's file went in) or no longer ours to remove: left as it is
+    /**
+     * Makes the folders the targets go into that do not exist yet, once every target has passed
+     * requireFolder (a failure that can be foreseen makes none). Folders made stay when a later
+     * step fails (a full disk): removing them could pull a folder from under another writer that
+     * has just found it.
+     */
+    private static void makeFolders(List<Path> targets) throws IOException {
+        for (Path t : targets) {
+            requireFolder(t, t);
+        }
+        for (Path t : targets) {
+            Path dir = t.toAbsolutePath().getParent();
+            if (dir != null && !Files.isDirectory(dir)) {
+                try {
+                    Files.createDirectories(dir);
+                } catch (FileAlreadyExistsException e) { // a file put on the way since the check
+                    throw new FileSystemException(t.toString(), null, "cannot be written: " + e.getFile() + " is a file, not a folder: " + t
+                            + " cannot go under it");
+                } catch (IOException e) {
+                    throw failure(t, e);
+                }
             }
         }
     }
@@ -140,8 +129,7 @@ public final class OutputFiles {
     public static void writeTogether(List<Path> targets, List<byte[]> contents) throws IOException {
         Validate.isTrue(targets.size() == contents.size(), "one content per target");
         requireDistinct(targets, List.of());
-        List<Path> made = makeFolders(targets);
-        boolean written = false;
+        makeFolders(targets);
         List<Path> finals = new ArrayList<>();
         List<Path> temps = new ArrayList<>();
         try {
@@ -165,15 +153,11 @@ public final class OutputFiles {
                 }
                 throw failure(targets.get(renamed), e);
             }
-            written = true;
         } finally {
             for (Path t : temps) {
                 if (t != null) {
                     Files.deleteIfExists(t);
                 }
-            }
-            if (!written) {
-                removeFolders(made);
             }
         }
     }

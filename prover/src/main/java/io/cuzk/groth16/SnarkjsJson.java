@@ -348,22 +348,27 @@ final class SnarkjsJson {
 
     /**
      * proof.json with its public.json, for a verification key of the curve keyCurve (null: none):
-     * as snarkjs, which reads the points on the key's curve, a proof without a "curve" field is
-     * read on it, and one whose field names the other curve is an {@link IllegalArgumentException}
-     * saying so (before its points are read, whose messages would blame the numbers instead).
+     * as snarkjs, which reads the points on the key's curve, the proof is read on it whatever its
+     * "curve" field holds, except that a field naming the other curve is an
+     * {@link IllegalArgumentException} saying so (before its points are read, whose messages would
+     * blame the numbers instead).
      */
     static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2, Curve keyCurve) {
         Json root = tree(proofName, proofJson);
         requireGroth16(proofName, root);
         Curve curve;
-        if (keyCurve != null && root.get("curve") == null) {
+        if (keyCurve != null) {
+            // snarkjs reads the points on the key's curve and never looks at the proof's field;
+            // one that names the other curve is said, the rest (none, null, a name no one knows) ignored
+            Json field = root.get("curve");
+            Curve named = field != null && field.isTextual() ? curveNamed(field.asText()) : null;
+            if (named != null && named != keyCurve) {
+                throw new IllegalArgumentException("the proof is a " + named.snarkjsName() + " proof, the verification key is for "
+                        + keyCurve.snarkjsName());
+            }
             curve = keyCurve;
         } else {
             curve = curve(proofName, root);
-            if (keyCurve != null && curve != keyCurve) {
-                throw new IllegalArgumentException("the proof is a " + curve.snarkjsName() + " proof, the verification key is for "
-                        + keyCurve.snarkjsName());
-            }
         }
         Point a = g1(proofName, "pi_a", root.get("pi_a"), curve);
         Point b = g2(proofName, "pi_b", root.get("pi_b"), curve,

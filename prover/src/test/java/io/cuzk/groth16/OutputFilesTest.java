@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Outputs into folders that do not exist yet: made when the files are written, and removed again when the write fails. */
+/** Outputs into folders that do not exist yet: made when the files are written, and not at all when a target cannot be written. */
 class OutputFilesTest {
     @TempDir
     Path tmp;
@@ -36,7 +36,7 @@ class OutputFilesTest {
     }
 
     @Test
-    void aFailedWriteLeavesNoFolderItMade() throws IOException {
+    void aWriteThatCannotSucceedMakesNoFolder() throws IOException {
         Files.writeString(tmp.resolve("file"), "x");
         Path first = tmp.resolve("new/deeper/proof.json"), second = tmp.resolve("file/public.json");
         FileSystemException e = assertThrows(FileSystemException.class,
@@ -45,12 +45,23 @@ class OutputFilesTest {
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(List.of(tmp.resolve("file")), left.toList(), "only what was there before");
         }
-        // a folder that existed before stays; only the new one under it goes
+        // a folder that existed before stays, and nothing is made under it
         Files.createDirectory(tmp.resolve("kept"));
         assertThrows(FileSystemException.class, () -> OutputFiles.writeTogether(List.of(tmp.resolve("kept/new/p.json"), second),
                 List.of(text("p"), text("q"))));
         assertTrue(Files.isDirectory(tmp.resolve("kept")));
         assertFalse(Files.exists(tmp.resolve("kept/new")));
+    }
+
+    @Test
+    void aLinkToNothingOnTheWayIsNamedByTheCheck() throws IOException {
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), tmp.resolve("nowhere/at/all"));
+        FileSystemException e = assertThrows(FileSystemException.class,
+                () -> OutputFiles.requireWritable(List.of(link.resolve("sub/proof.json"))));
+        assertTrue(e.getMessage().contains(link + " is a link to " + tmp.resolve("nowhere/at/all") + ", which is not a folder"),
+                e.getMessage());
+        assertThrows(FileSystemException.class, () -> OutputFiles.writeTogether(List.of(link.resolve("proof.json")), List.of(text("p"))));
+        assertFalse(Files.exists(tmp.resolve("nowhere")), "nothing made where the link points");
     }
 
     @Test

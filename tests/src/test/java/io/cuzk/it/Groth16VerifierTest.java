@@ -243,6 +243,8 @@ class Groth16VerifierTest {
         // and signals; snarkjs accepts the same files
         com.fasterxml.jackson.databind.node.ObjectNode noCurve = proof.deepCopy();
         noCurve.remove("curve");
+        com.fasterxml.jackson.databind.node.ObjectNode unknownCurve = proof.deepCopy();
+        unknownCurve.put("curve", "no such curve"); // snarkjs never reads the proof's field
         com.fasterxml.jackson.databind.node.ObjectNode hex = proof.deepCopy();
         hex.put("curve", curve == Curve.BN254 ? "ALT_BN128" : "BLS12-381");
         for (String field : List.of("pi_a", "pi_c")) {
@@ -253,7 +255,8 @@ class Groth16VerifierTest {
         }
         com.fasterxml.jackson.databind.node.ArrayNode hexPub = pub.deepCopy();
         hexPub.set(0, "0x" + new java.math.BigInteger(pub.get(0).asText()).toString(16));
-        for (String[] files : List.of(new String[] {noCurve.toString(), pub.toString()}, new String[] {hex.toString(), hexPub.toString()})) {
+        for (String[] files : List.of(new String[] {noCurve.toString(), pub.toString()}, new String[] {unknownCurve.toString(), pub.toString()},
+                new String[] {hex.toString(), hexPub.toString()})) {
             Files.writeString(proofFile, files[0]);
             Files.writeString(publicFile, files[1]);
             Cli.Result ok = Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
@@ -261,9 +264,11 @@ class Groth16VerifierTest {
             Node.Result theirs = Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
             assertTrue(theirs.out().contains("OK!"), "snarkjs accepts " + files[0] + ": " + theirs.out() + theirs.err());
         }
-        // calldata of a proof with points at infinity as snarkjs writes them ([0, 1, 0]): what snarkjs prints
+        // calldata of a proof with points at infinity as snarkjs writes them ([0, 1, 0]) and as
+        // affine zeros ([0, 0, 1], the Ethereum encoding's infinity): what snarkjs prints, the file's numbers
         com.fasterxml.jackson.databind.node.ObjectNode atInfinity = proof.deepCopy();
         atInfinity.putArray("pi_a").add("0").add("1").add("0");
+        atInfinity.putArray("pi_c").add("0").add("0").add("1");
         com.fasterxml.jackson.databind.node.ArrayNode bInf = atInfinity.putArray("pi_b");
         bInf.addArray().add("0").add("0");
         bInf.addArray().add("1").add("0");

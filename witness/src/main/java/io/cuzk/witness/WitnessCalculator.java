@@ -302,6 +302,10 @@ public final class WitnessCalculator {
             }
             v = new java.math.BigDecimal(d).toBigIntegerExact();
         } else if (n.isTextual()) {
+            if (n.asText().strip().length() > MAX_DIGITS) {
+                throw new WitnessException("input signal " + where + ": a value of " + n.asText().strip().length() + " characters (at most "
+                        + MAX_DIGITS + " are read)");
+            }
             v = bigInt(n.asText());
             if (v == null) {
                 throw new WitnessException("input signal " + where + ": \"" + abbreviate(n.asText())

@@ -42,7 +42,8 @@ public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigIntege
     /**
      * Reads snarkjs's proof.json and public.json: every point checked (canonical, on the curve, in
      * its subgroup), every public signal below r; a malformed file gives a {@link FormatException}
-     * naming the file and the field.
+     * naming the file and the field. A proof.json without a "curve" field (snarkjs never reads
+     * it) is read on the curve its points lie on.
      */
     public static Proof read(Path proofJson, Path publicJson) throws IOException {
         return parse(proofJson.toString(), TextFiles.read(proofJson), publicJson.toString(), TextFiles.read(publicJson));

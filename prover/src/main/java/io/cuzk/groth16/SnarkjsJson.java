@@ -367,6 +367,25 @@ final class SnarkjsJson {
                         + keyCurve.snarkjsName());
             }
             curve = keyCurve;
+        } else if (root.get("curve") == null) {
+            // no curve field (snarkjs's verify and soliditycalldata never read it): the curve its
+            // points lie on, BN254's tried first (a point of one curve is not on the other but by chance)
+            try {
+                return proof(proofName, proofJson, publicName, publicJson, bInG2, Curve.BN254);
+            } catch (FormatException bn) {
+                if (!proofName.equals(bn.file())) {
+                    throw bn; // public.json at fault
+                }
+                try {
+                    return proof(proofName, proofJson, publicName, publicJson, bInG2, Curve.BLS12_381);
+                } catch (FormatException bls) {
+                    if (!proofName.equals(bls.file())) {
+                        throw bls;
+                    }
+                    throw new FormatException(proofName, "curve", "missing, and the points are on neither curve (as bn128: "
+                            + bn.getMessage() + "; as bls12381: " + bls.getMessage() + ")");
+                }
+            }
         } else {
             curve = curve(proofName, root);
         }

@@ -264,6 +264,20 @@ class Groth16VerifierTest {
             Node.Result theirs = Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
             assertTrue(theirs.out().contains("OK!"), "snarkjs accepts " + files[0] + ": " + theirs.out() + theirs.err());
         }
+        // without a curve, export-calldata finds it from the points (snarkjs does not read it either)
+        Files.writeString(proofFile, noCurve.toString());
+        Files.writeString(publicFile, pub.toString());
+        Cli.Result noCurveCalldata = Cli.run("export-calldata", publicFile.toString(), proofFile.toString());
+        assertEquals(0, noCurveCalldata.status(), noCurveCalldata.err());
+        assertEquals(Node.snarkjs("zkey", "export", "soliditycalldata", publicFile.toString(), proofFile.toString()).out().strip(),
+                noCurveCalldata.out().strip(), "calldata of a proof without its curve");
+        assertEquals(curve, Proof.read(proofFile, publicFile).curve(), "the curve its points lie on");
+        // ... and a point on neither curve says so
+        com.fasterxml.jackson.databind.node.ObjectNode noCurveOff = offCurve.deepCopy();
+        noCurveOff.remove("curve");
+        Files.writeString(proofFile, noCurveOff.toString());
+        FormatException neither = assertThrows(FormatException.class, () -> Proof.read(proofFile, publicFile));
+        assertTrue(neither.getMessage().contains("curve: missing, and the points are on neither curve"), neither.getMessage());
         // calldata of a proof with points at infinity as snarkjs writes them ([0, 1, 0]) and as
         // affine zeros ([0, 0, 1], the Ethereum encoding's infinity): what snarkjs prints, the file's numbers
         com.fasterxml.jackson.databind.node.ObjectNode atInfinity = proof.deepCopy();

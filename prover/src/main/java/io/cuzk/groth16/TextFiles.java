@@ -5,26 +5,29 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * The JSON files a user names (verification_key.json, proof.json, public.json, input.json), read
- * as UTF-8 text with failures that name the file: a folder is a {@link FileSystemException}
- * ("is a folder, not a file"; the JDK's own says only "Is a directory"), and bytes that are not
- * UTF-8 (a .zkey or a .wasm given in the wrong place) a {@link FormatException} (the JDK's says
- * only "Input length = 1").
+ * as UTF-8 text with failures that name the file: a folder, a FIFO or a device is refused as
+ * {@link InputFile} refuses it, before it is opened (the JDK's own message for a folder is only
+ * "Is a directory", and a FIFO would block the read forever), and bytes that are not UTF-8 (a
+ * .zkey or a .wasm given in the wrong place) are a {@link FormatException} (the JDK's says only
+ * "Input length = 1").
  */
 public final class TextFiles {
     private TextFiles() {}
 
     /** The file's text; see the class comment for its failures. */
     public static String read(Path file) throws IOException {
-        if (Files.isDirectory(file)) {
-            throw new FileSystemException(file.toString(), null, "is a folder, not a file");
+        InputFile.requireRegular(file); // a folder named; a FIFO refused instead of blocking the read forever
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw InputFile.reasoned(e);
         }
-        byte[] bytes = Files.readAllBytes(file);
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();

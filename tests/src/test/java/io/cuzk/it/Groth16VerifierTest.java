@@ -239,6 +239,7 @@ class Groth16VerifierTest {
         expectFileProblem(vkFile, tmp.resolve("missing.json"), publicFile, "missing.json: no such file");
         expectFileProblem(vkFile, Files.createDirectories(tmp.resolve("folder.json")), publicFile, "folder.json: is a folder, not a file");
         expectFileProblem(dir.resolve("circuit.zkey"), proofFile, publicFile, "circuit.zkey: not JSON: not UTF-8 text");
+        expectFileProblem(vkFile, BadInputsTest.fifo(tmp.resolve("fifo.json")), publicFile, "fifo.json: is not a regular file");
         // as snarkjs reads them: no "curve" (the key's), the curve's other names, 0x coordinates
         // and signals; snarkjs accepts the same files
         com.fasterxml.jackson.databind.node.ObjectNode noCurve = proof.deepCopy();

@@ -133,10 +133,18 @@ public final class Pairing {
         }
     }
 
-    /** The lines of the G2 points (of one curve, at least one; points at infinity allowed). */
+    /** The most prepared points one check takes (the native library's limit). */
+    public static final int MAX_PREPARED = 64;
+
+    /**
+     * The lines of the G2 points (of one curve, 1 to {@value #MAX_PREPARED}, the most one check
+     * takes; points at infinity allowed).
+     */
     public static PreparedG2 prepare(List<Point> g2) {
         NativeLibrary.require();
         Validate.isTrue(g2 != null && !g2.isEmpty(), "no G2 points to prepare");
+        Validate.isTrue(g2.size() <= MAX_PREPARED, "%d G2 points to prepare: one pairing check takes at most %d prepared points", g2.size(),
+                MAX_PREPARED);
         Curve curve = g2.get(0).curve();
         try (Arena a = Arena.ofConfined()) {
             PointVector q = PointVector.allocate(a, curve, Group.G2, g2.size());

@@ -32,6 +32,8 @@ public final class AotTraining {
         } : verify ? new String[][] {
             {"verify", sample.resolve("verification_key.json").toString(), out.resolve("public.json").toString(),
                 out.resolve("proof.json").toString()},
+            {"verify", sample.resolve("verification_key.json").toString(), out.resolve("public.json").toString(),
+                out.resolve("proof.json").toString(), out.resolve("public.json").toString(), out.resolve("proof.json").toString()},
             {"export-calldata", out.resolve("public.json").toString(), out.resolve("proof.json").toString()},
         } : new String[][] {
             {"sample", "--out", out.toString()},

@@ -113,6 +113,12 @@ final class Specs {
                 .description(description).build();
     }
 
+    /** Optional positional paths from index on, as many as given (their value: a list, or null when none). */
+    static PositionalParamSpec positionalPaths(int index, String label, String description) {
+        return PositionalParamSpec.builder().index(Integer.toString(index).concat("..*")).arity("0..*").paramLabel(label)
+                .type(List.class).auxiliaryTypes(Path.class).converters(PATH).description(description).build();
+    }
+
     /** The value of an option (its default when not given). */
     @SuppressWarnings("unchecked")
     static <T> T value(ParseResult parsed, String option) {

@@ -30,10 +30,19 @@ public final class Groth16Verifier {
      * its pair (-alpha, beta), the lines of gamma and delta and the multiples of its IC points, so
      * a proof costs one pair's loop and two pairs' line products instead of four pairs' loops, and
      * L a third of its sum; the same answer. The pairing also checks that B is in G2 (from the
-     * point its Miller loop ends on, a few products): a proof made with {@link Proof}'s constructor
-     * whose B is not is a {@link FormatException} naming pi_b, as a read one is.
+     * point its Miller loop ends on, a few products). A proof made with {@link Proof}'s constructor
+     * from points no reader checked gets its points checked here: A and C on the curve, B on the
+     * twist (a few products each) and in G2 (by the pairing); one that is not is a
+     * {@link FormatException} naming the field, as for a read proof. (A or C on the curve but
+     * outside G1's subgroup, possible on BLS12-381 only, are refused by the readers; here their
+     * part of the cofactor's order pairs to one, so the answer is A's and C's in G1.) The key's
+     * points are checked the same way when the verifier first sees the key (IC and alpha on the
+     * curve, beta, gamma and delta on the twist and in G2): one outside is an
+     * {@link IllegalArgumentException} naming it, at every verification with that key.
      */
     public static boolean verify(VerificationKey vk, Proof proof) {
+        Validate.notNull(proof, "the proof");
+        requireOnCurves(vk, List.of(proof), List.of("the proof"));
         return verify(vk, proof, "the proof");
     }
 
@@ -103,10 +112,12 @@ public final class Groth16Verifier {
     private static boolean verify(VerificationKey vk, Proof proof, String name) {
         requireMatch(vk, proof, "the proof");
         Prepared key = prepared(vk);
-        if (key == null) { // a key seen once so far: four pairs in one loop cost less than preparing its part
+        if (key == null) { // a key seen first: four pairs in one loop cost less than preparing its part
             Point l = linearCombination(vk, proof.publicSignals());
-            return outcome(Pairing.isOneCheckingG2(List.of(proof.piA(), vk.alpha1().negated(), l.negated(), proof.piC().negated()),
+            boolean valid = outcome(Pairing.isOneCheckingG2(List.of(proof.piA(), vk.alpha1().negated(), l.negated(), proof.piC().negated()),
                     List.of(proof.piB(), vk.beta2(), vk.gamma2(), vk.delta2()), List.of(), null, null), List.of(name), vk.curve());
+            seen(vk); // its G2 points are in G2: the pairing said so
+            return valid;
         }
         Point l = key.linearCombination(vk, icScalars(proof.publicSignals()));
         return outcome(Pairing.isOneCheckingG2(List.of(proof.piA()), List.of(proof.piB()),
@@ -115,16 +126,118 @@ public final class Groth16Verifier {
     }
 
     /**
-     * The product's answer, or the FormatException of the first pair whose B is outside G2 (pairs
-     * past the names' count are the key's, in G2 by its reading).
+     * The product's answer, or the FormatException of the first pair whose B is outside G2; the
+     * pairs past the names' count are the key's beta, gamma and delta (unprepared: a key seen
+     * first), whose point outside G2 is an IllegalArgumentException.
      */
     private static boolean outcome(Pairing.G2Checked c, List<String> bNames, Curve curve) {
         if (c.outsideG2() >= 0 && c.outsideG2() < bNames.size()) { // the words of the reader's own check
-            throw new FormatException(bNames.get(c.outsideG2()), "pi_b", "not a valid " + curve.cliName() + " " + Group.G2 + " point: "
-                    + io.cuzk.InvalidPointException.reason(io.cuzk.Status.NOT_IN_SUBGROUP));
+            throw new FormatException(bNames.get(c.outsideG2()), "pi_b", notValid(curve, Group.G2, io.cuzk.Status.NOT_IN_SUBGROUP));
         }
-        Validate.validState(c.outsideG2() < 0, "a verification key's G2 point is outside G2");
+        if (c.outsideG2() >= 0) {
+            int k = c.outsideG2() - bNames.size();
+            throw new IllegalArgumentException("the verification key's " + (k == 0 ? "vk_beta_2" : k == 1 ? "vk_gamma_2" : "vk_delta_2") + " is "
+                    + notValid(curve, Group.G2, io.cuzk.Status.NOT_IN_SUBGROUP));
+        }
         return c.one();
+    }
+
+    /** "not a valid bn254 G2 point: " and the reason, the readers' words. */
+    private static String notValid(Curve curve, Group group, io.cuzk.Status why) {
+        return "not a valid " + curve.cliName() + " " + group + " point: " + io.cuzk.InvalidPointException.reason(why);
+    }
+
+    /** Coordinates below p and the curve's equation, for points no reader checked. */
+    private static final java.util.Set<io.cuzk.Check> ON_CURVE = java.util.EnumSet.of(io.cuzk.Check.CANONICAL, io.cuzk.Check.ON_CURVE);
+
+    /**
+     * The points of proofs made with Proof's constructor, which checks none: A and C on G1's curve,
+     * B on the twist (B's subgroup is the pairing's check), two native calls for all of them; the
+     * first proof with a point off its curve is a FormatException naming it (names[j]) and the field.
+     */
+    private static void requireOnCurves(VerificationKey vk, List<Proof> proofs, List<String> names) {
+        Validate.notNull(vk, "verification key");
+        int n = proofs.size();
+        for (int j = 0; j < n; j++) {
+            requireMatch(vk, proofs.get(j), names.get(j)); // curves and groups first: a vector holds one curve's points
+        }
+        if (n == 0) {
+            return;
+        }
+        Curve curve = vk.curve();
+        long badG1 = -1, badG2 = -1;
+        io.cuzk.Status whyG1 = null, whyG2 = null;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            io.cuzk.PointVector g1 = io.cuzk.PointVector.allocate(arena, curve, Group.G1, 2L * n); // A_0, C_0, A_1, C_1, ...
+            io.cuzk.PointVector g2 = io.cuzk.PointVector.allocate(arena, curve, Group.G2, n);
+            for (int j = 0; j < n; j++) {
+                Proof p = proofs.get(j);
+                g1.set(2L * j, p.piA());
+                g1.set(2L * j + 1, p.piC());
+                g2.set(j, p.piB());
+            }
+            try {
+                g1.check(ON_CURVE);
+            } catch (io.cuzk.InvalidPointException e) {
+                badG1 = e.index();
+                whyG1 = e.status();
+            }
+            try {
+                g2.check(ON_CURVE);
+            } catch (io.cuzk.InvalidPointException e) {
+                badG2 = e.index();
+                whyG2 = e.status();
+            }
+        }
+        if (badG1 >= 0 && (badG2 < 0 || badG1 / 2 <= badG2)) {
+            throw new FormatException(names.get((int) (badG1 / 2)), badG1 % 2 == 0 ? "pi_a" : "pi_c", notValid(curve, Group.G1, whyG1));
+        }
+        if (badG2 >= 0) {
+            throw new FormatException(names.get((int) badG2), "pi_b", notValid(curve, Group.G2, whyG2));
+        }
+    }
+
+    /**
+     * A key's points, when the verifier first sees the key (it may have been made with
+     * VerificationKey's constructor, which checks none): alpha and the IC points on G1's curve,
+     * beta, gamma and delta on the twist (their subgroup is the first verification's pairing's
+     * check); an IllegalArgumentException naming the first one that is not.
+     */
+    private static void requireOnCurves(VerificationKey vk) {
+        Curve curve = vk.curve();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            io.cuzk.PointVector g1 = io.cuzk.PointVector.allocate(arena, curve, Group.G1, 1L + vk.ic().size()); // alpha, IC[0], ...
+            io.cuzk.PointVector g2 = io.cuzk.PointVector.allocate(arena, curve, Group.G2, 3);
+            requireGroup(vk.alpha1(), curve, Group.G1, "vk_alpha_1");
+            g1.set(0, vk.alpha1());
+            for (int i = 0; i < vk.ic().size(); i++) {
+                requireGroup(vk.ic().get(i), curve, Group.G1, "IC[" + i + "]");
+                g1.set(1L + i, vk.ic().get(i));
+            }
+            List<Point> g2s = List.of(vk.beta2(), vk.gamma2(), vk.delta2());
+            String[] g2Names = {"vk_beta_2", "vk_gamma_2", "vk_delta_2"};
+            for (int i = 0; i < 3; i++) {
+                requireGroup(g2s.get(i), curve, Group.G2, g2Names[i]);
+                g2.set(i, g2s.get(i));
+            }
+            try {
+                g1.check(ON_CURVE);
+            } catch (io.cuzk.InvalidPointException e) {
+                String what = e.index() == 0 ? "vk_alpha_1" : "IC[" + (e.index() - 1) + "]";
+                throw new IllegalArgumentException("the verification key's " + what + " is " + notValid(curve, Group.G1, e.status()), e);
+            }
+            try {
+                g2.check(ON_CURVE);
+            } catch (io.cuzk.InvalidPointException e) {
+                throw new IllegalArgumentException("the verification key's " + g2Names[(int) e.index()] + " is "
+                        + notValid(curve, Group.G2, e.status()), e);
+            }
+        }
+    }
+
+    private static void requireGroup(Point p, Curve curve, Group group, String what) {
+        Validate.isTrue(p != null && p.curve() == curve && p.group() == group, "the verification key's %s must be a %s %s point", what,
+                curve.cliName(), group);
     }
 
     /** Keys whose part is kept, at most (the least recently used goes first). */
@@ -145,7 +258,7 @@ public final class Groth16Verifier {
     /** The most IC points (public signals + 1) whose multiples a prepared key keeps. */
     static final int FIXED_IC_POINTS = 16;
 
-    /** Per key: empty once seen, then its part. */
+    /** Per key: empty once verified with (its G2 points then known to be in G2), then its part. */
     private static final java.util.Map<VerificationKey, java.util.Optional<Prepared>> PREPARED =
             new java.util.LinkedHashMap<>(64, 0.75f, true) {
                 private static final long serialVersionUID = 1L;
@@ -156,15 +269,19 @@ public final class Groth16Verifier {
                 }
             };
 
-    /** The key's part from its second verification on; null at its first. */
+    /**
+     * The key's part from its second verification on; null at its first (or while it is not
+     * {@link #seen}), its points then checked on their curves (requireOnCurves). A key whose G2
+     * point is outside G2 is never seen: every verification with it says so.
+     */
     private static Prepared prepared(VerificationKey vk) {
         java.util.Optional<Prepared> known;
         synchronized (PREPARED) {
             known = PREPARED.get(vk);
-            if (known == null) {
-                PREPARED.put(vk, java.util.Optional.empty());
-                return null;
-            }
+        }
+        if (known == null) {
+            requireOnCurves(vk);
+            return null;
         }
         if (known.isPresent()) {
             return known.get();
@@ -177,6 +294,13 @@ public final class Groth16Verifier {
             PREPARED.put(vk, java.util.Optional.of(p));
         }
         return p;
+    }
+
+    /** After a verification with a key not prepared yet: its G2 points are in G2 (the pairing checked them). */
+    private static void seen(VerificationKey vk) {
+        synchronized (PREPARED) {
+            PREPARED.putIfAbsent(vk, java.util.Optional.empty());
+        }
     }
 
     /**
@@ -199,6 +323,10 @@ public final class Groth16Verifier {
      * prod e(r_j A_j, B_j) = e(sum r_j alpha, beta) e(sum r_j L_j, gamma) e(sum r_j C_j, delta),
      * one product of n + 3 pairings. A batch with an invalid proof passes with probability at most
      * 2^-128; when it fails, halves are verified in turn (bisection) to name every invalid proof.
+     * Malformed input is not an invalid proof but an exception for the whole batch, as for
+     * {@link #verify(VerificationKey, Proof)}: a {@link FormatException} naming "proof i" and the
+     * field for a point off its curve or a B outside G2, an {@link IllegalArgumentException} for a
+     * proof that does not fit the key. An empty list is valid (no proof to reject), with no pairing.
      */
     public static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs) {
         return verifyBatch(vk, proofs, SystemRandom.create());
@@ -211,14 +339,18 @@ public final class Groth16Verifier {
         for (int i = 0; i < proofs.size(); i++) {
             names.add("proof " + i);
         }
+        requireOnCurves(vk, proofs, names); // made with Proof's constructor, perhaps: no reader checked them
         return verifyBatch(vk, proofs, random, names);
     }
 
-    /** verifyBatch; the pairings check that every B is in G2, names (the proofs' files) for the message when one is not. */
+    /**
+     * verifyBatch; the pairings check that every B is in G2; names (the proofs' files, or "proof i")
+     * for the messages when one is not or a proof does not fit the key.
+     */
     private static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random, List<String> bNames) {
         Validate.notNull(proofs, "proofs");
         for (int i = 0; i < proofs.size(); i++) {
-            requireMatch(vk, proofs.get(i), "proof " + i);
+            requireMatch(vk, proofs.get(i), bNames.get(i));
         }
         List<Integer> invalid = new ArrayList<>();
         int[] products = {0};
@@ -266,14 +398,16 @@ public final class Groth16Verifier {
         List<BigInteger> cScalars = new ArrayList<>(2 * n);
         List<Point> cEndo = new ArrayList<>(n);
         List<BigInteger> cHigh = new ArrayList<>(n);
+        // the coefficients' 128 bits, all in one draw from the generator (one read of the device)
+        byte[] drawn = new byte[16 * n];
+        random.nextBytes(drawn);
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             io.cuzk.PointVector as = io.cuzk.PointVector.allocate(arena, curve, Group.G1, n);
             io.cuzk.ScalarVector scalars = io.cuzk.ScalarVector.allocate(arena, curve, n, io.cuzk.ScalarForm.CANONICAL);
             for (int j = 0; j < n; j++) {
                 Proof p = proofs.get(j);
-                BigInteger both = new BigInteger(128, random); // one draw from the generator
-                BigInteger a = both.and(LOW_64);
-                BigInteger b = both.shiftRight(64);
+                BigInteger a = new BigInteger(1, drawn, 16 * j, 8);
+                BigInteger b = new BigInteger(1, drawn, 16 * j + 8, 8);
                 if (a.signum() == 0 && b.signum() == 0) {
                     a = BigInteger.ONE; // 2^-128: a zero would drop the proof from the check
                 }
@@ -310,10 +444,10 @@ public final class Groth16Verifier {
         }
         g1.addAll(fixed);
         g2.addAll(List.of(vk.beta2(), vk.gamma2(), vk.delta2()));
-        return outcome(Pairing.isOneCheckingG2(g1, g2, List.of(), null, null), bNames, curve);
+        boolean valid = outcome(Pairing.isOneCheckingG2(g1, g2, List.of(), null, null), bNames, curve);
+        seen(vk);
+        return valid;
     }
-
-    private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     /** L = IC[0] + sum s[i] IC[i + 1]. */
     static Point linearCombination(VerificationKey vk, List<BigInteger> signals) {

@@ -84,6 +84,11 @@ final class Json {
         return kind == Kind.STRING;
     }
 
+    /** A number, as written. */
+    boolean isNumber() {
+        return kind == Kind.NUMBER;
+    }
+
     /** A number without a fraction or an exponent. */
     boolean isIntegralNumber() {
         return kind == Kind.NUMBER && text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0;

@@ -85,15 +85,35 @@ final class SnarkjsJson {
      * hexadecimal digits (snarkjs reads both: its unstringifyBigInts), else a FormatException.
      */
     private static String digits(String name, String field, Json n) {
-        if (n == null || !(n.isTextual() || n.isIntegralNumber())) {
+        if (n == null || !(n.isTextual() || n.isNumber())) {
             throw new FormatException(name, field, "expected a decimal number as a string");
         }
-        String s = n.asText().trim();
+        String s = text(n);
+        if (s == null) {
+            throw new FormatException(name, field, abbreviate(n.asText()) + " is not an integer (as JSON.parse reads it, which snarkjs uses)");
+        }
         if (!decimalDigits(s) && !isHex(s)) {
             throw new FormatException(name, field, "\"" + abbreviate(s) + "\" is not a non-negative decimal number (or 0x and hexadecimal "
                     + "digits)");
         }
         return s;
+    }
+
+    /**
+     * A string's text, blanks around it dropped; a JSON number's value as snarkjs has it:
+     * JSON.parse makes it a double (an integer past 2^53 written without quotes is rounded, 3e2 is
+     * 300), whose exact value BigInt takes, in decimal digits; null for a number that is no
+     * integer (BigInt refuses it).
+     */
+    private static String text(Json n) {
+        if (!n.isNumber()) {
+            return n.asText().trim();
+        }
+        if (n.isIntegralNumber() && n.asText().length() <= 15) { // below 2^53: the double is the number
+            return n.asText();
+        }
+        double d = Double.parseDouble(n.asText());
+        return Double.isFinite(d) && d == Math.rint(d) ? new java.math.BigDecimal(d).toBigIntegerExact().toString() : null;
     }
 
     /** 0x and 1 to 200 hexadecimal digits (the lower-case x only, as snarkjs's reader takes them). */
@@ -184,7 +204,7 @@ final class SnarkjsJson {
      * most of a proof's reading). Named in messages field[i] or field[i][j] (j >= 0).
      */
     private static long[] coordinate(String name, String field, int i, int j, Json n, Curve curve) {
-        String s = n != null && (n.isTextual() || n.isIntegralNumber()) ? n.asText().trim() : null;
+        String s = n != null && (n.isTextual() || n.isNumber()) ? text(n) : null;
         long[] w = new long[curve.fpBytes() / 8];
         if (s != null && decimalDigits(s) && decimalWords(s, w) && compareWords(w, modulusWords(curve)) < 0) {
             return w;
@@ -363,7 +383,7 @@ final class SnarkjsJson {
             Json field = root.get("curve");
             Curve named = field != null && field.isTextual() ? curveNamed(field.asText()) : null;
             if (named != null && named != keyCurve) {
-                throw new IllegalArgumentException("the proof is a " + named.snarkjsName() + " proof, the verification key is for "
+                throw new IllegalArgumentException(proofName + " is a " + named.snarkjsName() + " proof, the verification key is for "
                         + keyCurve.snarkjsName());
             }
             curve = keyCurve;

@@ -56,15 +56,40 @@ public final class SystemRandom extends SecureRandom {
             return seed;
         }
 
-        private static void read(byte[] bytes) {
-            try (FileInputStream in = new FileInputStream(DEVICE)) {
-                int n = 0;
-                while (n < bytes.length) {
-                    int got = in.read(bytes, n, bytes.length - n);
-                    if (got < 0) {
-                        throw new IOException("end of file after " + n + " of " + bytes.length + " bytes");
+        /**
+         * The device, opened at the first read and kept open for the process: one read a call,
+         * where opening it for each one cost three system calls and a file descriptor every draw.
+         * A stream, not a FileChannel: an interrupted thread would close a channel for every later
+         * reader. Opened lazily and again after a failed open (no descriptor left, say), so that
+         * one failure is not every later draw's.
+         */
+        private static volatile FileInputStream device;
+
+        private static FileInputStream device() throws IOException {
+            FileInputStream d = device;
+            if (d == null) {
+                synchronized (DeviceSpi.class) {
+                    d = device;
+                    if (d == null) {
+                        device = d = new FileInputStream(DEVICE);
                     }
-                    n += got;
+                }
+            }
+            return d;
+        }
+
+        private static void read(byte[] bytes) {
+            try {
+                FileInputStream in = device();
+                synchronized (in) {
+                    int n = 0;
+                    while (n < bytes.length) {
+                        int got = in.read(bytes, n, bytes.length - n);
+                        if (got < 0) {
+                            throw new IOException("end of file after " + n + " of " + bytes.length + " bytes");
+                        }
+                        n += got;
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read random bytes from " + DEVICE, e);

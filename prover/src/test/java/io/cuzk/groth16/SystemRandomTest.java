@@ -46,6 +46,41 @@ class SystemRandomTest {
         assertNotEquals(r.nextLong(), r.nextLong());
     }
 
+    /**
+     * The device stays open for the process: threads drawing at once each get their own bytes, and
+     * a draw by an interrupted thread neither fails nor spoils later draws (a FileChannel would be
+     * closed by the interrupt).
+     */
+    @Test
+    void drawsFromManyThreadsAndAfterAnInterrupt() throws Exception {
+        SecureRandom r = SystemRandom.create();
+        Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 2000; i++) {
+                    byte[] b = new byte[16];
+                    r.nextBytes(b);
+                    seen.add(Arrays.toString(b));
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(8000, seen.size(), "16-byte draws repeated across threads");
+        byte[][] drawn = new byte[2][64];
+        Thread interrupted = Thread.ofPlatform().unstarted(() -> {
+            Thread.currentThread().interrupt();
+            r.nextBytes(drawn[0]);
+        });
+        interrupted.start();
+        interrupted.join();
+        r.nextBytes(drawn[1]);
+        assertFalse(Arrays.equals(drawn[0], new byte[64]), "the interrupted thread's draw");
+        assertFalse(Arrays.equals(drawn[1], new byte[64]), "the draw after it");
+    }
+
     /** 256 KiB of bytes: each value's count is within 7 standard deviations of 1,024 (never by chance). */
     @Test
     void bytesAreSpreadEvenly() {

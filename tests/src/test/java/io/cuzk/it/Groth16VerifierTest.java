@@ -62,8 +62,18 @@ class Groth16VerifierTest {
         }
         List<Proof> proofs = new ArrayList<>();
         List<Boolean> valid = new ArrayList<>();
+        List<String> batchArgs = new ArrayList<>(List.of("verify", vkFile.toString())); // every case, in one command
+        List<String> invalidLines = new ArrayList<>();
         for (JsonNode c : ref.get("cases")) {
             String name = c.get("name").asText();
+            Path caseDir = Files.createDirectories(tmp.resolve("case-" + proofs.size()));
+            Files.writeString(caseDir.resolve("proof.json"), c.get("proof").toString());
+            Files.writeString(caseDir.resolve("public.json"), c.get("public").toString());
+            batchArgs.add(caseDir.resolve("public.json").toString());
+            batchArgs.add(caseDir.resolve("proof.json").toString());
+            if (!c.get("valid").asBoolean()) {
+                invalidLines.add("Invalid proof: " + caseDir.resolve("proof.json") + " (public signals " + caseDir.resolve("public.json") + ")");
+            }
             Path proofFile = tmp.resolve("proof.json"), publicFile = tmp.resolve("public.json");
             Files.writeString(proofFile, c.get("proof").toString());
             Files.writeString(publicFile, c.get("public").toString());
@@ -90,6 +100,18 @@ class Groth16VerifierTest {
                 assertEquals(ref.get("calldata").asText(), cd.out().strip(), "export-calldata prints what snarkjs prints");
             }
         }
+        // the command with every case as one batch: each proof snarkjs rejects named, in order, exit 1
+        Cli.Result all = Cli.run(batchArgs.toArray(String[]::new));
+        assertEquals(1, all.status(), all.out() + all.err());
+        List<String> expectedLines = new ArrayList<>(invalidLines);
+        expectedLines.add(invalidLines.size() + " of " + proofs.size() + " proofs are invalid");
+        assertEquals(expectedLines, all.out().strip().lines().toList(), "the batch names the proofs snarkjs rejects");
+        assertTrue(invalidLines.size() >= 4 && invalidLines.size() < proofs.size(), "valid and tampered cases: " + invalidLines);
+        // ... and only the valid one, given three times: OK
+        String validPub = tmp.resolve("case-0").resolve("public.json").toString(), validProof = tmp.resolve("case-0").resolve("proof.json").toString();
+        Cli.Result allOk = Cli.run("verify", vkFile.toString(), validPub, validProof, validPub, validProof, validPub, validProof);
+        assertEquals(0, allOk.status(), allOk.out() + allOk.err());
+        assertEquals("OK! (3 proofs)", allOk.out().strip());
         // batches: all valid, then with the invalid ones at known places, named by bisection
         Proof good = proofs.get(0);
         List<Proof> batch = new ArrayList<>();
@@ -130,6 +152,38 @@ class Groth16VerifierTest {
         madeBatch.set(2, handMade);
         FormatException inBatch = assertThrows(FormatException.class, () -> Groth16Verifier.verifyBatch(vk, madeBatch));
         assertTrue(inBatch.getMessage().startsWith("proof 2: pi_b: "), inBatch.getMessage());
+        // points off their curves, in proofs and keys made with the constructors (which check
+        // nothing): refused, the field named, never a meaningless answer
+        io.cuzk.Point offA = offCurve(good.piA()), offC = offCurve(good.piC()), offB = offCurve(good.piB());
+        for (int field = 0; field < 3; field++) {
+            Proof off = new Proof(curve, field == 0 ? offA : good.piA(), field == 1 ? offB : good.piB(), field == 2 ? offC : good.piC(),
+                    good.publicSignals());
+            String named = new String[] {"pi_a", "pi_b", "pi_c"}[field];
+            FormatException one = assertThrows(FormatException.class, () -> Groth16Verifier.verify(vk, off));
+            assertTrue(one.getMessage().startsWith("the proof: " + named + ": ") && one.getMessage().contains("not on the curve"),
+                    one.getMessage());
+            List<Proof> offBatch = new ArrayList<>(List.of(good, good, good, good, good, good, good, good, good, good));
+            offBatch.set(6, off);
+            offBatch.set(8, new Proof(curve, offA, good.piB(), good.piC(), good.publicSignals()));
+            FormatException inOffBatch = assertThrows(FormatException.class, () -> Groth16Verifier.verifyBatch(vk, offBatch));
+            assertTrue(inOffBatch.getMessage().startsWith("proof 6: " + named + ": "), inOffBatch.getMessage());
+        }
+        for (int round = 0; round < 2; round++) { // the same answer every time: such a key is never prepared
+            java.util.List<io.cuzk.Point> offIc = new ArrayList<>(vk.ic());
+            offIc.set(1, offCurve(offIc.get(1)));
+            VerificationKey offKey = new VerificationKey(curve, vk.nPublic(), vk.alpha1(), vk.beta2(), vk.gamma2(), vk.delta2(), offIc);
+            IllegalArgumentException icOff = assertThrows(IllegalArgumentException.class, () -> Groth16Verifier.verify(offKey, good));
+            assertTrue(icOff.getMessage().contains("IC[1] is not a valid") && icOff.getMessage().contains("not on the curve"),
+                    icOff.getMessage());
+            VerificationKey outsideKey = new VerificationKey(curve, vk.nPublic(), vk.alpha1(), vk.beta2(),
+                    io.cuzk.Point.ofCoordinates(curve, io.cuzk.Group.G2, q[0], q[1], q[2], q[3]), vk.delta2(), vk.ic());
+            IllegalArgumentException gammaOut = assertThrows(IllegalArgumentException.class, () -> Groth16Verifier.verify(outsideKey, good));
+            assertTrue(gammaOut.getMessage().contains("vk_gamma_2 is not a valid") && gammaOut.getMessage().contains("subgroup"),
+                    gammaOut.getMessage());
+            IllegalArgumentException gammaOutInBatch = assertThrows(IllegalArgumentException.class,
+                    () -> Groth16Verifier.verifyBatch(outsideKey, batch));
+            assertTrue(gammaOutInBatch.getMessage().contains("vk_gamma_2"), gammaOutInBatch.getMessage());
+        }
         List<VerificationKey> keys = List.of(vk, firstSeen(vk, 1), firstSeen(vk, 2));
         for (VerificationKey k : keys) {
             FormatException one = assertThrows(FormatException.class,
@@ -166,6 +220,13 @@ class Groth16VerifierTest {
         return new VerificationKey(vk.curve(), vk.nPublic(), vk.alpha1(), vk.beta2(), vk.gamma2(), vk.delta2(), ic);
     }
 
+    /** The point with its last coordinate (y, or y's imaginary part) plus one: off its curve. */
+    static io.cuzk.Point offCurve(io.cuzk.Point p) {
+        java.math.BigInteger[] c = p.coordinates();
+        c[c.length - 1] = c[c.length - 1].add(java.math.BigInteger.ONE).mod(p.curve().p());
+        return io.cuzk.Point.ofCoordinates(p.curve(), p.group(), c);
+    }
+
     /** proof.json with pi_b replaced by the affine G2 point q (as decimal [[x0, x1], [y0, y1], [1, 0]]). */
     static String withB(String proofJson, java.math.BigInteger[] q) throws Exception {
         com.fasterxml.jackson.databind.node.ObjectNode proof = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(proofJson);
@@ -186,6 +247,13 @@ class Groth16VerifierTest {
         assertEquals(0, Cli.run("prove", "-q", dir.resolve("circuit.zkey").toString(), dir.resolve("witness.wtns").toString(),
                 proofFile.toString(), publicFile.toString()).status());
         assertEquals(0, Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString()).status(), "cuzk's own proof");
+        // a copy, for batches in which each malformed proof below is one of two (expectMalformed)
+        Path good = Files.createDirectories(tmp.resolve("good"));
+        goodPublic = Files.copy(publicFile, good.resolve("public.json"));
+        goodProof = Files.copy(proofFile, good.resolve("proof.json"));
+        Cli.Result odd = Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString(), goodPublic.toString());
+        assertEquals(2, odd.status(), odd.out() + odd.err());
+        assertTrue(odd.err().contains(goodPublic + " has no partner"), odd.err());
         JsonNode proof = JSON.readTree(proofFile.toFile());
         JsonNode pub = JSON.readTree(publicFile.toFile());
         // y + 1: off the curve
@@ -234,7 +302,7 @@ class Groth16VerifierTest {
         // a proof whose "curve" names the other curve: said so, before its numbers are blamed
         com.fasterxml.jackson.databind.node.ObjectNode renamed = proof.deepCopy();
         renamed.put("curve", other.snarkjsName());
-        expectMalformed(vkFile, pub.toString(), renamed.toString(), "do not fit", "the proof is a " + other.snarkjsName() + " proof");
+        expectMalformed(vkFile, pub.toString(), renamed.toString(), "do not fit", "proof.json is a " + other.snarkjsName() + " proof");
         // files that cannot be read: exit 2 too (exit 1 means a proof read and rejected), the file named
         expectFileProblem(vkFile, tmp.resolve("missing.json"), publicFile, "missing.json: no such file");
         expectFileProblem(vkFile, Files.createDirectories(tmp.resolve("folder.json")), publicFile, "folder.json: is a folder, not a file");
@@ -265,6 +333,21 @@ class Groth16VerifierTest {
             Node.Result theirs = Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
             assertTrue(theirs.out().contains("OK!"), "snarkjs accepts " + files[0] + ": " + theirs.out() + theirs.err());
         }
+        // public signals as bare JSON numbers: JSON.parse makes each a double, so one past 2^53 is
+        // rounded and the proof no longer fits it; cuzk's answer is snarkjs's either way
+        StringBuilder bare = new StringBuilder("[");
+        boolean rounded = false;
+        for (int i = 0; i < pub.size(); i++) {
+            java.math.BigInteger v = new java.math.BigInteger(pub.get(i).asText());
+            rounded |= v.bitLength() > 53 && !new java.math.BigDecimal(v.doubleValue()).toBigInteger().equals(v);
+            bare.append(i == 0 ? "" : ", ").append(v);
+        }
+        Files.writeString(proofFile, proof.toString());
+        Files.writeString(publicFile, bare.append("]").toString());
+        Cli.Result oursBare = Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+        Node.Result theirsBare = Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+        assertEquals(rounded ? 1 : 0, oursBare.status(), bare + ": " + oursBare.out() + oursBare.err());
+        assertEquals(!rounded, theirsBare.out().contains("OK!"), "snarkjs on " + bare + ": " + theirsBare.out() + theirsBare.err());
         // without a curve, export-calldata finds it from the points (snarkjs does not read it either)
         Files.writeString(proofFile, noCurve.toString());
         Files.writeString(publicFile, pub.toString());
@@ -305,14 +388,31 @@ class Groth16VerifierTest {
         assertTrue(r.err().startsWith("cuzk verify: ") && r.err().contains(says), r.err());
     }
 
+    /** A valid proof of the key malformedInputIsUsageError checks, and its public signals. */
+    Path goodProof, goodPublic;
+
+    /**
+     * verify of a malformed proof: exit 2 and one line; the same as either of a batch's two proofs
+     * (the other one valid), the malformed one's file named.
+     */
     void expectMalformed(Path vk, String publicJson, String proofJson, String field, String why) throws Exception {
         Path proofFile = tmp.resolve("proof.json"), publicFile = tmp.resolve("public.json");
         Files.writeString(proofFile, proofJson);
         Files.writeString(publicFile, publicJson);
-        Cli.Result r = Cli.run("verify", vk.toString(), publicFile.toString(), proofFile.toString());
-        assertEquals(2, r.status(), r.out() + r.err());
-        assertEquals("", r.out());
-        assertEquals(1, r.err().strip().lines().count(), r.err());
-        assertTrue(r.err().startsWith("cuzk verify: ") && r.err().contains(field) && r.err().contains(why), r.err());
+        String bad = field.equals("[0]") ? publicFile.toString() : proofFile.toString(); // the file the message names
+        for (List<String> args : List.of(List.of(publicFile.toString(), proofFile.toString()),
+                List.of(goodPublic.toString(), goodProof.toString(), publicFile.toString(), proofFile.toString()),
+                List.of(publicFile.toString(), proofFile.toString(), goodPublic.toString(), goodProof.toString()))) {
+            List<String> line = new ArrayList<>(List.of("verify", vk.toString()));
+            line.addAll(args);
+            Cli.Result r = Cli.run(line.toArray(String[]::new));
+            assertEquals(2, r.status(), args + ": " + r.out() + r.err());
+            assertEquals("", r.out());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().startsWith("cuzk verify: ") && r.err().contains(field) && r.err().contains(why), r.err());
+            if (args.size() > 2) {
+                assertTrue(r.err().contains(bad), "the malformed proof's file named: " + r.err());
+            }
+        }
     }
 }

@@ -154,6 +154,16 @@ class PairingTest {
         Pairing.PreparedG2 fixed = Pairing.prepare(List.of(Points.generator(c, Group.G2), g2Inf, q));
         assertTrue(Pairing.isOne(List.of(p), List.of(q), List.of(minus35, p, g1Inf), fixed, null));
         assertFalse(Pairing.isOne(List.of(p), List.of(q), List.of(minus35, p, p), fixed, null), "the third pair counts when its G1 point does");
+        // at most 64 prepared points: more are refused when prepared, not at their first check
+        List<Point> many = java.util.Collections.nCopies(Pairing.MAX_PREPARED + 1, q);
+        IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class, () -> Pairing.prepare(many));
+        assertTrue(tooMany.getMessage().contains("65 G2 points to prepare: one pairing check takes at most 64"), tooMany.getMessage());
+        Pairing.PreparedG2 most = Pairing.prepare(many.subList(0, Pairing.MAX_PREPARED));
+        List<Point> g1s = new java.util.ArrayList<>(java.util.Collections.nCopies(Pairing.MAX_PREPARED, g1Inf));
+        g1s.set(63, minus35);
+        assertTrue(Pairing.isOne(List.of(p), List.of(q), g1s, most, null) == false, "e(5, 7) e(-35, 7) is not one");
+        g1s.set(63, p.negated());
+        assertTrue(Pairing.isOne(List.of(p), List.of(q), g1s, most, null), "e(5, 7) e(-5, 7) is one, through the 64th prepared point");
     }
 
     /** Lines the library did not prepare (zeros; a coefficient not below p) are refused with a clear message. */

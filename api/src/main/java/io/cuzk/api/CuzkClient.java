@@ -223,11 +223,22 @@ public final class CuzkClient implements AutoCloseable {
         private static final long serialVersionUID = 1L;
         private final long jobId;
         private final JobState state;
+        private final io.cuzk.api.v1.FailureKind failure;
 
         public JobFailedException(long jobId, JobState state, String reason) {
+            this(jobId, state, reason, io.cuzk.api.v1.FailureKind.FAILURE_KIND_UNSPECIFIED);
+        }
+
+        public JobFailedException(long jobId, JobState state, String reason, io.cuzk.api.v1.FailureKind failure) {
             super("job " + jobId + " " + (state == JobState.JOB_STATE_CANCELLED ? "was cancelled" : "failed") + ": " + reason);
             this.jobId = jobId;
             this.state = state;
+            this.failure = failure;
+        }
+
+        /** The kind of failure the daemon reported: FAILURE_KIND_SELF_CHECK for a proof its self-check refused. */
+        public io.cuzk.api.v1.FailureKind failure() {
+            return failure;
         }
 
         public long jobId() {
@@ -401,7 +412,11 @@ public final class CuzkClient implements AutoCloseable {
      */
     public Proved run(String key, List<byte[]> witnesses, Priority priority, String clientJobId, Duration timeout,
             java.util.function.Consumer<JobEvent> progress) {
-        CompletableFuture<Proved> f = runAsync(key, witnesses, priority, clientJobId, timeout, progress);
+        return awaitPlaced(runAsync(key, witnesses, priority, clientJobId, timeout, progress));
+    }
+
+    /** A placed job's outcome, blocking: its exception as run throws it; an interrupt cancels the job. */
+    private static Proved awaitPlaced(CompletableFuture<Proved> f) {
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -420,8 +435,36 @@ public final class CuzkClient implements AutoCloseable {
     public CompletableFuture<Proved> runAsync(String key, List<byte[]> witnesses, Priority priority, String clientJobId, Duration timeout,
             java.util.function.Consumer<JobEvent> progress) {
         String id = clientJobId != null ? clientJobId : "cuzk-" + java.util.UUID.randomUUID();
-        Placement p = new Placement(spec(key, witnesses.size(), priority, id), List.copyOf(witnesses),
-                System.nanoTime() + timeout.toNanos(), progress == null ? e -> { } : progress);
+        return place(spec(key, witnesses.size(), priority, id), List.copyOf(witnesses), timeout, progress);
+    }
+
+    /**
+     * {@link #run} of a job of one partition per circom input.json instead of a witness: the
+     * daemon calculates each witness with the key's circuit (as {@link #submitInputs}), with the
+     * same placement, failover and outcomes; input that does not fit the circuit is
+     * INVALID_ARGUMENT naming the partition and the signal (not retried), a key without a usable
+     * circuit FAILED_PRECONDITION.
+     */
+    public Proved runInputs(String key, List<String> inputJsons, Priority priority, String clientJobId, Duration timeout,
+            java.util.function.Consumer<JobEvent> progress) {
+        return awaitPlaced(runInputsAsync(key, inputJsons, priority, clientJobId, timeout, progress));
+    }
+
+    /** {@link #runInputs} without blocking; cancelling the future cancels the call, and with it the job on its daemon. */
+    public CompletableFuture<Proved> runInputsAsync(String key, List<String> inputJsons, Priority priority, String clientJobId,
+            Duration timeout, java.util.function.Consumer<JobEvent> progress) {
+        List<byte[]> payload = new java.util.ArrayList<>(inputJsons.size());
+        for (String in : inputJsons) {
+            payload.add(in.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String id = clientJobId != null ? clientJobId : "cuzk-" + java.util.UUID.randomUUID();
+        return place(spec(key, payload.size(), priority, id).toBuilder().setFormat(io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON)
+                .build(), payload, timeout, progress);
+    }
+
+    private CompletableFuture<Proved> place(JobSpec spec, List<byte[]> partitions, Duration timeout,
+            java.util.function.Consumer<JobEvent> progress) {
+        Placement p = new Placement(spec, partitions, System.nanoTime() + timeout.toNanos(), progress == null ? e -> { } : progress);
         attempt(p);
         return p.done;
     }
@@ -614,7 +657,7 @@ public final class CuzkClient implements AutoCloseable {
     private static JobResult outcome(JobEvent e) {
         return switch (e.getState()) {
             case JOB_STATE_DONE -> e.getResult();
-            case JOB_STATE_FAILED, JOB_STATE_CANCELLED -> throw new JobFailedException(e.getJobId(), e.getState(), e.getReason());
+            case JOB_STATE_FAILED, JOB_STATE_CANCELLED -> throw new JobFailedException(e.getJobId(), e.getState(), e.getReason(), e.getFailure());
             default -> null;
         };
     }

@@ -297,7 +297,8 @@ public final class Main {
             return r.status;
         }
         if (t instanceof InvalidInputException || t instanceof InvalidPointException || t instanceof FormatException
-                || t instanceof IllegalArgumentException || t instanceof UncheckedIOException || t instanceof IOException) {
+                || t instanceof IllegalArgumentException || t instanceof UncheckedIOException || t instanceof IOException
+                || t instanceof io.cuzk.engine.SelfCheckFailedException) { // a proof that does not verify: its witness, as a rule
             return BAD_INPUT;
         }
         return FAILURE;
@@ -318,8 +319,15 @@ public final class Main {
         if (t instanceof StackOverflowError) {
             return "internal error: stack overflow (run with --verbose for the stack trace)";
         }
+        if (t instanceof io.cuzk.engine.SelfCheckFailedException) { // "partition 1: its proof does not verify ..."
+            for (Throwable w = e; w != null; w = w.getCause()) {
+                if (w instanceof io.cuzk.engine.PartitionFailedException p) {
+                    return "partition " + p.partition() + ": " + t.getMessage();
+                }
+            }
+        }
         if ((t instanceof CuzkException || t instanceof InvalidInputException || t instanceof IllegalArgumentException
-                || t instanceof RemoteFailure)
+                || t instanceof RemoteFailure || t instanceof io.cuzk.engine.SelfCheckFailedException)
                 && t.getMessage() != null) {
             return t.getMessage();
         }

@@ -24,7 +24,8 @@ final class ProveCommand implements CliCommand {
         CommandSpec spec = Specs.command("prove", "A Groth16 proof from snarkjs files, written as snarkjs writes it: the arguments of "
                 + "`snarkjs groth16 prove` and rapidsnark. Verify it with `cuzk verify` (or `snarkjs groth16 verify`).");
         spec.addPositional(Specs.positional(0, "<circuit.zkey>", Path.class, "the proving key (snarkjs .zkey, Groth16)"));
-        spec.addPositional(Specs.positional(1, "<witness.wtns>", Path.class, "the witness (snarkjs .wtns)"));
+        spec.addPositional(Specs.positional(1, "<witness.wtns>", Path.class, "the witness (snarkjs .wtns); with --server also "
+                + "circom's input.json, whose witness the daemon calculates with the key's circuit (NAME.wasm beside NAME.zkey)"));
         spec.addPositional(Specs.positional(2, "<proof.json>", Path.class, "where the proof goes"));
         spec.addPositional(Specs.positional(3, "<public.json>", Path.class, "where the public signals go"));
         Backends.addOptions(spec);

@@ -75,6 +75,27 @@ final class Remote {
         return new RemoteFailure(line, status);
     }
 
+    /**
+     * The file's text when it is circom's input.json (UTF-8 whose first character but blanks, after
+     * an optional byte-order mark, is '{'), else null: a .wtns begins with the bytes "wtns".
+     */
+    static String inputJson(byte[] file) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(file)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return null;
+        }
+        String t = text.startsWith("\ufeff") ? text.substring(1) : text;
+        return t.strip().startsWith("{") ? text : null; // as it is: the daemon reads it as snarkjs would (a mark is not JSON)
+    }
+
+    /** A job the daemon accepted and then failed: exit 1 when its self-check refused a proof (the witness, as a rule), else 3. */
+    static RemoteFailure jobFailure(String server, CuzkClient.JobFailedException e) {
+        return new RemoteFailure("the daemon at " + server + ": " + e.getMessage(),
+                e.failure() == io.cuzk.api.v1.FailureKind.FAILURE_KIND_SELF_CHECK ? Main.BAD_INPUT : Main.FAILURE);
+    }
+
     static Priority priority(String p) {
         return switch (p.toLowerCase(Locale.ROOT)) {
             case "low" -> Priority.PRIORITY_LOW;
@@ -105,10 +126,14 @@ final class Remote {
                 ProgressLine line = ProgressLine.start(root.err, progress, () -> "cuzk prove: " + key + " on " + server + ": " + state.get()
                         + ", " + Math.round((System.nanoTime() - t0) / 1e8) / 10.0 + " s")) {
             CuzkClient.Proved proved;
+            java.util.function.Consumer<io.cuzk.api.v1.JobEvent> events = e -> state.set("job " + e.getJobId() + " on " + e.getDaemon() + " "
+                    + e.getState().name().replace("JOB_STATE_", "").toLowerCase(java.util.Locale.ROOT) + ", " + e.getPartitionsDone() + "/"
+                    + e.getPartitions() + " partitions");
+            String inputJson = inputJson(witness);
             try {
-                proved = c.run(key, List.of(witness), priority, null, Duration.ofSeconds(timeoutS), e -> state.set("job " + e.getJobId()
-                        + " on " + e.getDaemon() + " " + e.getState().name().replace("JOB_STATE_", "").toLowerCase(java.util.Locale.ROOT)
-                        + ", " + e.getPartitionsDone() + "/" + e.getPartitions() + " partitions"));
+                proved = inputJson != null
+                        ? c.runInputs(key, List.of(inputJson), priority, null, Duration.ofSeconds(timeoutS), events)
+                        : c.run(key, List.of(witness), priority, null, Duration.ofSeconds(timeoutS), events);
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED) {
                     // the call's end cancelled the job on its daemon: the device has better things to do
@@ -132,7 +157,7 @@ final class Remote {
         } catch (StatusRuntimeException e) {
             throw failure(server, e);
         } catch (CuzkClient.JobFailedException e) {
-            throw new RemoteFailure("the daemon at " + server + ": " + e.getMessage(), Main.FAILURE);
+            throw jobFailure(server, e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -144,7 +169,7 @@ final class Remote {
      * submission to proofs, as the client sees it.
      */
     static int workload(Main root, ParseResult parsed, String key, List<Path> wtns, int jobs, int partitions, boolean mixed,
-            boolean json, int warmupJobs) {
+            boolean json, int warmupJobs, Path outDir) {
         String server = Specs.value(parsed, "--server");
         List<byte[]> bytes = new java.util.ArrayList<>();
         try {
@@ -187,13 +212,42 @@ final class Remote {
                             window.release();
                         }));
             }
+            // every job's outcome: a failed one is reported and counted, the others' results kept
+            // (as an engine in this process does); a daemon that cannot be reached ends the run
             java.util.Map<String, Integer> byDaemon = new java.util.TreeMap<>();
             int placedAgain = 0;
-            for (java.util.concurrent.CompletableFuture<CuzkClient.Proved> f : results) {
-                CuzkClient.Proved r = f.join();
+            long proved = 0;
+            List<WorkloadCommand.Failure> failures = new java.util.ArrayList<>();
+            for (int j = 0; j < jobs; j++) {
+                CuzkClient.Proved r;
+                try {
+                    r = results.get(j).join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    RemoteFailure f = e.getCause() instanceof CuzkClient.JobFailedException jf ? jobFailure(server, jf)
+                            : e.getCause() instanceof StatusRuntimeException sre ? failure(server, sre) : null;
+                    if (f == null) {
+                        throw e;
+                    }
+                    if (e.getCause() instanceof StatusRuntimeException sre && sre.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE) {
+                        throw f; // no daemon to talk to: the other jobs fare no better
+                    }
+                    failures.add(new WorkloadCommand.Failure(j + 1, f.status, "job " + (j + 1) + ": " + f.getMessage()));
+                    root.err.println("cuzk workload: job " + (j + 1) + ": " + f.getMessage());
+                    continue;
+                }
                 if (r.result().getProofsCount() != partitions) {
                     throw new IllegalStateException("a job came back with " + r.result().getProofsCount() + " proofs, not " + partitions);
                 }
+                if (outDir != null) { // numbered in submission order, from 1: several daemons' job ids may repeat
+                    for (int i = 0; i < partitions; i++) {
+                        PartitionProof pp = r.result().getProofs(i);
+                        OutputFiles.writeTogether(List.of(outDir.resolve("job-" + (j + 1) + "-partition-" + i + "-proof.json"),
+                                outDir.resolve("job-" + (j + 1) + "-partition-" + i + "-public.json")),
+                                List.of((pp.getProofJson() + "\n").getBytes(StandardCharsets.UTF_8),
+                                        (pp.getPublicJson() + "\n").getBytes(StandardCharsets.UTF_8)));
+                    }
+                }
+                proved += partitions;
                 byDaemon.merge(r.daemon(), 1, Integer::sum);
                 placedAgain += r.attempts() > 1 ? 1 : 0;
             }
@@ -204,37 +258,62 @@ final class Remote {
             double p50 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(0.50 * sorted.length) - 1)] / 1e6;
             double p99 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] / 1e6;
             double max = sorted[sorted.length - 1] / 1e6;
-            long total = (long) jobs * partitions;
             DeviceStatus d = s.getDevicesCount() > 0 ? s.getDevices(0) : DeviceStatus.getDefaultInstance();
-            StringBuilder spread = new StringBuilder();
-            for (Map.Entry<String, Integer> e : byDaemon.entrySet()) {
-                spread.append(spread.isEmpty() ? "" : json ? "," : ", ").append(json ? "\"" + e.getKey() + "\":" + e.getValue()
-                        : e.getKey() + " " + e.getValue());
-            }
+            int worst = failures.stream().mapToInt(WorkloadCommand.Failure::status).max().orElse(Main.OK);
             if (json) {
-                root.out.printf(Locale.ROOT, "{\"server\":\"%s\",\"partitions\":%d,%s\"seconds\":%.6f,"
-                        + "\"proofsPerSecond\":%.4f,\"jobLatencyMs\":{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f,\"count\":%d},"
-                        + "%s\"jobsByDaemon\":{%s},\"jobsPlacedAgain\":%d}%n", server, total,
-                        several ? "" : "\"partitionsDoneByDaemon\":" + (s.getPartitionsDone() - before) + ",", seconds, total / seconds,
-                        p50, p99, max, jobs, several ? "" : String.format(Locale.ROOT, "\"deviceUtilization\":%.6f,", d.getUtilization()),
-                        spread, placedAgain);
+                com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+                com.fasterxml.jackson.databind.node.ObjectNode o = mapper.createObjectNode();
+                o.put("server", server);
+                o.put("partitions", proved);
+                if (!several) {
+                    o.put("partitionsDoneByDaemon", s.getPartitionsDone() - before);
+                }
+                o.put("seconds", seconds);
+                o.put("proofsPerSecond", proved / seconds);
+                com.fasterxml.jackson.databind.node.ObjectNode lat = o.putObject("jobLatencyMs");
+                lat.put("p50", p50).put("p99", p99).put("max", max).put("count", jobs);
+                if (!several) {
+                    o.put("deviceUtilization", d.getUtilization());
+                }
+                com.fasterxml.jackson.databind.node.ObjectNode spread = o.putObject("jobsByDaemon");
+                byDaemon.forEach(spread::put);
+                o.put("jobsPlacedAgain", placedAgain);
+                if (!failures.isEmpty()) {
+                    WorkloadCommand.Failure w = failures.stream().max(java.util.Comparator.comparingInt(WorkloadCommand.Failure::status))
+                            .orElseThrow();
+                    o.set("error", JsonErrors.errorNode(mapper, w.status(), failures.size() + " of the jobs failed; the worst: " + w.message()));
+                    com.fasterxml.jackson.databind.node.ArrayNode failed = o.putArray("failedJobs");
+                    for (WorkloadCommand.Failure f : failures) {
+                        failed.add(JsonErrors.errorNode(mapper, f.status(), f.message()).put("job", f.job()));
+                    }
+                }
+                root.out.println(o);
             } else {
+                StringBuilder spread = new StringBuilder();
+                for (Map.Entry<String, Integer> e : byDaemon.entrySet()) {
+                    spread.append(spread.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+                }
                 root.out.printf(Locale.ROOT, "%d partitions in %.2f s through %s: %.1f proofs/s; job latency p50 %.1f ms, p99 %.1f ms,"
-                        + " max %.1f ms%s; jobs by daemon: %s%s%n", total, seconds, server, total / seconds, p50, p99, max,
+                        + " max %.1f ms%s; jobs by daemon: %s%s%s%n", proved, seconds, server, proved / seconds, p50, p99, max,
                         several ? "" : String.format(Locale.ROOT, "; device utilization %.4f", d.getUtilization()), spread,
-                        placedAgain > 0 ? "; " + placedAgain + " placed again" : "");
+                        placedAgain > 0 ? "; " + placedAgain + " placed again" : "",
+                        failures.isEmpty() ? "" : "; " + failures.size() + " of " + jobs + " jobs failed");
             }
-            return Main.OK;
+            return worst;
         } catch (StatusRuntimeException e) {
             throw failure(server, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (java.util.concurrent.CompletionException e) {
             if (e.getCause() instanceof StatusRuntimeException sre) {
                 throw failure(server, sre);
             }
             if (e.getCause() instanceof CuzkClient.JobFailedException f) {
-                throw new RemoteFailure("the daemon at " + server + ": " + f.getMessage(), Main.FAILURE);
+                throw jobFailure(server, f);
             }
             throw e;
+        } catch (CuzkClient.JobFailedException e) { // a warm-up job
+            throw jobFailure(server, e);
         }
     }
 

@@ -78,7 +78,8 @@ final class WitnessCommands {
         @Override
         public CommandSpec spec() {
             CommandSpec spec = Specs.command("fullprove", "The witness of input.json and its Groth16 proof in one command, as `snarkjs "
-                    + "groth16 fullprove` (same arguments), without Node.");
+                    + "groth16 fullprove` (same arguments), without Node. On a daemon: `cuzk prove --server HOST:PORT KEY input.json "
+                    + "proof.json public.json`.");
             spec.addPositional(Specs.positional(0, "<input.json>", Path.class, "the input signals"));
             spec.addPositional(Specs.positional(1, "<circuit.wasm>", Path.class, "the circuit as circom compiles it to WebAssembly"));
             spec.addPositional(Specs.positional(2, "<circuit.zkey>", Path.class, "the proving key (snarkjs .zkey, Groth16)"));

@@ -82,11 +82,17 @@ final class WorkloadCommand implements CliCommand {
         spec.addOption(Specs.option("--trace", "FILE", Path.class, null, "write what every worker did into FILE as Chrome trace-event "
                 + "JSON (open it in ui.perfetto.dev): a track per synthesis worker, device worker and finalizer"));
         spec.addOption(Specs.flag("--json", "print the summary as JSON"));
-        spec.addOption(Specs.option("--out", "DIR", Path.class, null, "write every proof and its public signals into DIR"));
+        spec.addOption(Specs.option("--out", "DIR", Path.class, null, "write every proof and its public signals into DIR (with "
+                + "--server, the jobs numbered from 1 in the order they were submitted)"));
         ProveCommand.addClientOptions(spec, "send the jobs to a daemon (bin/cuzk serve) instead of an engine in this process, and "
                 + "report throughput and each job's latency as its client sees them");
         return spec;
     }
+
+    /** The options workload --server uses; the others set the engine in this process. */
+    private static final java.util.Set<String> REMOTE_OPTIONS = java.util.Set.of("--zkey", "--wtns", "--jobs", "--partitions", "--priorities",
+            "--warmup-jobs", "--in-flight", "--progress", "--json", "--out", "--server", "--attempts", "--token-file", "--tls-ca",
+            "--verbose", "--help", "--version");
 
     @Override
     public int run(Main root, ParseResult parsed) {
@@ -122,14 +128,26 @@ final class WorkloadCommand implements CliCommand {
         for (Path p : wtns) {
             requireInput(p);
         }
-        if (Specs.value(parsed, "--server") != null) {
-            return Remote.workload(root, parsed, zkey.toString(), wtns, jobs, partitions, priorities == Priorities.MIXED, json,
-                    warmupJobs);
-        }
-        requireInput(zkey);
         if (outDir != null && Files.exists(outDir) && !Files.isDirectory(outDir)) {
             throw new InvalidInputException(outDir + ": not a folder (--out names the folder the proofs go into)");
         }
+        if (Specs.value(parsed, "--server") != null) {
+            // the engine's options have no effect on a daemon: said, not ignored
+            List<String> local = new ArrayList<>();
+            for (picocli.CommandLine.Model.OptionSpec o : parsed.matchedOptions()) {
+                if (!REMOTE_OPTIONS.contains(o.longestName()) && !local.contains(o.longestName())) {
+                    local.add(o.longestName());
+                }
+            }
+            if (!local.isEmpty()) {
+                throw new picocli.CommandLine.ParameterException(parsed.commandSpec().commandLine(), String.join(", ", local)
+                        + (local.size() == 1 ? " sets" : " set") + " the engine in this process, not a daemon's: with --server the daemon"
+                        + " runs as `cuzk serve` was started (its --self-check verifies every proof it makes)");
+            }
+            return Remote.workload(root, parsed, zkey.toString(), wtns, jobs, partitions, priorities == Priorities.MIXED, json,
+                    warmupJobs, outDir);
+        }
+        requireInput(zkey);
         Backend b = Backends.backend(parsed, json ? null : err);
         Config.Builder cfg = Config.builder().devices(List.of(b)).workersPerDevice(workersPerDevice).synthesisThreads(synthesisThreads)
                 .selfCheck(Specs.value(parsed, "--self-check"))
@@ -218,6 +236,9 @@ final class WorkloadCommand implements CliCommand {
                     err.println();
                 }
                 summary(out, s, before, seconds, urgent, lingerS, lingered);
+                if (!failures.isEmpty()) {
+                    out.println(failures.size() + (failures.size() == 1 ? " job" : " jobs") + " failed (each named on standard error)");
+                }
             }
         }
         // the worst failure decides: an environment or internal one over bad input

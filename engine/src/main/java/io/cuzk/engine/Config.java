@@ -25,7 +25,9 @@ import org.apache.commons.lang3.Validate;
  *     stages to stop once no job is left (a kernel still running then keeps its memory, keys and
  *     device: they are left to the process instead of being freed under it)
  * @param selfCheck verify every proof against its key's verification key in the finalizers (never
- *     on a device worker), failing the partition when it does not verify (default off)
+ *     on a device worker, but for a partition a device worker finishes after the engine's
+ *     finalizers stopped, at shutdown), failing the partition with a
+ *     {@link SelfCheckFailedException} when it does not verify (default off)
  */
 public record Config(List<Backend> devices, int workersPerDevice, int synthesisWorkers, int synthesisThreads, int finalizers,
         long memoryBudgetBytes, long maxIdlePoolBytes, Duration poolIdleRelease, int readyPerWorker, long keyCacheBytes,

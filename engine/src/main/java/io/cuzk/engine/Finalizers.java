@@ -54,8 +54,10 @@ final class Finalizers {
         metrics.selfChecks.increment();
         if (!valid) {
             metrics.selfCheckFailures.increment();
-            throw new IllegalStateException("partition " + p.index + " of job " + p.job.id() + ": its proof does not verify against "
-                    + p.key.name() + " (self-check" + why + "); it was not handed out");
+            // the job and partition are named by the PartitionFailedException this becomes the cause of
+            throw new SelfCheckFailedException("its proof does not verify against " + p.key.name() + " (self-check" + why
+                    + "), so it was not handed out: a witness that does not satisfy the circuit does this (snarkjs wtns check tells),"
+                    + " or a device that computed wrongly");
         }
     }
 

@@ -56,6 +56,7 @@ class SelfCheckTest {
             JobHandle bad = e.submit(EngineShutdownTest.job(1));
             ExecutionException x = assertThrows(ExecutionException.class, () -> bad.await(EngineShutdownTest.WAIT));
             assertInstanceOf(PartitionFailedException.class, x.getCause());
+            assertInstanceOf(SelfCheckFailedException.class, x.getCause().getCause(), "a type of its own: callers tell it from faults");
             assertTrue(x.getCause().getCause().getMessage().contains("does not verify") && x.getCause().getCause().getMessage()
                     .contains("self-check"), x.getCause().getCause().getMessage());
             JobHandle next = e.submit(EngineShutdownTest.job(1));

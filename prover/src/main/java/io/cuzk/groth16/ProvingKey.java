@@ -466,18 +466,37 @@ public final class ProvingKey implements AutoCloseable {
     }
 
     private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
+    private boolean closed; // under closeHooks
 
-    /** Runs hook when the key is closed (device copies of its points are freed this way). */
+    /**
+     * Runs hook when the key is closed (device copies of its points are freed this way); at once
+     * when it is closed already, so that no hook added while it closes is lost.
+     */
     public void onClose(Runnable hook) {
-        closeHooks.add(hook);
+        synchronized (closeHooks) {
+            if (!closed) {
+                closeHooks.add(hook);
+                return;
+            }
+        }
+        hook.run();
     }
 
+    /** Runs the close hooks, then frees the key's memory; a second close does nothing. */
     @Override
     public void close() {
-        for (Runnable r : closeHooks) {
+        List<Runnable> hooks;
+        synchronized (closeHooks) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            hooks = List.copyOf(closeHooks);
+            closeHooks.clear();
+        }
+        for (Runnable r : hooks) {
             r.run();
         }
-        closeHooks.clear();
         arena.close();
     }
 

@@ -109,28 +109,22 @@ final class KeyDirectory implements AutoCloseable {
         /** Calculations of this key at once, at most (each calculator has a WebAssembly memory of its own). */
         private final java.util.concurrent.Semaphore calculating = new java.util.concurrent.Semaphore(WITNESS_THREADS);
 
+        /** Why the circuit file, as it was (modified then, of this size), cannot be used; null when it could. */
+        private record Unusable(java.nio.file.attribute.FileTime modified, long size, String why) {}
+
+        private Unusable unusable; // under compiling
+
         /**
          * The witness of one input.json with the key's circuit (compiled on first use and kept),
          * several inputs at once on calculators that share the compiled code ({@link #WITNESS_THREADS} at most);
-         * under no lock that the key's loading, its status or its other jobs wait on. The circuit
-         * must belong to the key: a witness of another circuit is refused by the witness checks
-         * that follow.
+         * under no lock that the key's loading, its status or its other jobs wait on. An
+         * {@link IllegalStateException} when the daemon's circuit cannot serve (none, unreadable,
+         * not a circuit, or not this key's: its field or its witness size differ from the key's); a
+         * {@link io.cuzk.witness.WitnessException} for input that does not fit the circuit.
          */
-        byte[] witness(byte[] inputJson) throws IOException {
-            io.cuzk.witness.WitnessCalculator.Circuit c = compiled;
-            if (c == null) {
-                synchronized (compiling) { // one compilation; the inputs that come meanwhile wait for it
-                    c = compiled;
-                    if (c == null) {
-                        Path w = circuit();
-                        if (w == null) {
-                            throw new IllegalStateException("key " + name + " has no circuit: put " + name + ".wasm next to "
-                                    + file.getFileName() + " in the key folder to send input.json");
-                        }
-                        compiled = c = io.cuzk.witness.WitnessCalculator.Circuit.load(w);
-                    }
-                }
-            }
+        byte[] witness(byte[] inputJson) {
+            io.cuzk.witness.WitnessCalculator.Circuit c = circuitCompiled();
+            String text = utf8(inputJson);
             calculating.acquireUninterruptibly();
             io.cuzk.witness.WitnessCalculator calc = null;
             try {
@@ -138,7 +132,7 @@ final class KeyDirectory implements AutoCloseable {
                 if (calc == null) {
                     calc = c.newCalculator(line -> { });
                 }
-                return calc.wtns(new String(inputJson, java.nio.charset.StandardCharsets.UTF_8));
+                return calc.wtns(text);
             } finally {
                 if (calc != null) {
                     idle.offer(calc); // each calculation starts with the circuit's init: a failed one leaves nothing behind
@@ -147,11 +141,79 @@ final class KeyDirectory implements AutoCloseable {
             }
         }
 
+        /**
+         * The circuit, compiled on first use and checked against the key; one that cannot serve is
+         * logged once and not compiled again until its file changes (the inputs that come
+         * meanwhile get the same answer at once, not each a compilation).
+         */
+        io.cuzk.witness.WitnessCalculator.Circuit circuitCompiled() {
+            io.cuzk.witness.WitnessCalculator.Circuit c = compiled;
+            if (c != null) {
+                return c;
+            }
+            synchronized (compiling) { // one compilation; the inputs that come meanwhile wait for it
+                c = compiled;
+                if (c != null) {
+                    return c;
+                }
+                String wasm = name + ".wasm";
+                Path w = file.resolveSibling(wasm);
+                if (circuit() == null) {
+                    throw new IllegalStateException(Files.isSymbolicLink(w) ? "key " + name + "'s circuit " + wasm
+                            + " is a symbolic link, which the daemon does not follow (nor for keys): put the file itself there"
+                            : "key " + name + " has no circuit: put " + wasm + " next to " + file.getFileName()
+                                    + " in the key folder to send input.json");
+                }
+                java.nio.file.attribute.BasicFileAttributes seen;
+                try {
+                    seen = Files.readAttributes(w, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException e) {
+                    throw new IllegalStateException("key " + name + "'s circuit " + wasm + " cannot be read (" + e.getClass().getSimpleName() + ")", e);
+                }
+                Unusable u = unusable;
+                if (u != null && u.modified().equals(seen.lastModifiedTime()) && u.size() == seen.size()) {
+                    throw new IllegalStateException(u.why());
+                }
+                try {
+                    io.cuzk.witness.WitnessCalculator.Circuit loaded = io.cuzk.witness.WitnessCalculator.Circuit.of(wasm, Files.readAllBytes(w));
+                    io.cuzk.witness.WitnessCalculator first = loaded.newCalculator(line -> { });
+                    String mismatch = !first.prime().equals(shape.curve().r())
+                            ? "its witnesses are over another field than " + shape.curve().cliName() + "'s, the key's"
+                            : first.witnessSize() != shape.nVars() ? "its witnesses have " + first.witnessSize() + " values, the key's "
+                                    + shape.nVars() : null;
+                    if (mismatch != null) {
+                        throw new IllegalStateException("key " + name + "'s circuit " + wasm + " is not the circuit of "
+                                + file.getFileName() + ": " + mismatch);
+                    }
+                    idle.offer(first);
+                    compiled = loaded;
+                    unusable = null;
+                    return loaded;
+                } catch (IOException | RuntimeException e) {
+                    String why = e instanceof IllegalStateException ? e.getMessage() : "key " + name + "'s circuit " + wasm
+                            + " cannot be used: " + e.getMessage();
+                    unusable = new Unusable(seen.lastModifiedTime(), seen.size(), why);
+                    LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + why);
+                    throw new IllegalStateException(why, e);
+                }
+            }
+        }
+
         synchronized void close() {
             if (key != null) {
                 key.close();
                 key = null;
             }
+        }
+    }
+
+    /** input.json's bytes as text: UTF-8, as a file's (TextFiles), never with malformed bytes replaced. */
+    static String utf8(byte[] bytes) {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new io.cuzk.witness.WitnessException("not JSON: not UTF-8 text");
         }
     }
 

@@ -136,9 +136,24 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         }
     }
 
+    /** The bytes of a .wtns witness of a key of this shape (as snarkjs and WitnessCalculator write it). */
+    static long wtnsBytes(ProvingKey.Shape shape) {
+        long n8 = 32; // a scalar of either curve
+        return 4 + 4 + 4 + (4 + 8 + 4 + n8 + 4) + (4 + 8) + n8 * shape.nVars();
+    }
+
+    /** Why the spec's partition format is not one this daemon reads; null when it is. */
+    static String formatProblem(JobSpec spec) {
+        return spec.getFormat() == io.cuzk.api.v1.PartitionFormat.UNRECOGNIZED ? "unknown partition format " + spec.getFormatValue()
+                + " (PARTITION_FORMAT_WTNS is 0, PARTITION_FORMAT_INPUT_JSON 1)" : null;
+    }
+
     private void checkSpec(JobSpec spec, int witnesses) {
         if (spec.getKey().isEmpty()) {
             throw status(io.grpc.Status.INVALID_ARGUMENT, "the job names no key");
+        }
+        if (formatProblem(spec) != null) {
+            throw status(io.grpc.Status.INVALID_ARGUMENT, formatProblem(spec));
         }
         if (witnesses == 0) {
             throw status(io.grpc.Status.INVALID_ARGUMENT, "the job has no witness");
@@ -235,25 +250,55 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 throw status(io.grpc.Status.FAILED_PRECONDITION, "the daemon cannot read key " + entry.name + ": " + e.getMessage());
             }
             boolean inputs = spec.getFormat() == io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON;
+            if (inputs) {
+                try {
+                    entry.circuitCompiled(); // a key that cannot take inputs says so first
+                } catch (IllegalStateException e) {
+                    throw status(io.grpc.Status.FAILED_PRECONDITION, e.getMessage());
+                }
+                // the limit on a job's witnesses holds for those the daemon calculates too: known
+                // before any is, from the key's shape (a few hundred bytes of input can make MiBs)
+                long each = wtnsBytes(entry.shape);
+                if (each * n > limits.maxWitnessBytes()) {
+                    throw status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job's " + n + " witnesses, calculated from its inputs, would take "
+                            + each * n + " bytes (" + each + " each): more than the daemon's limit of " + limits.maxWitnessBytes() + " bytes");
+                }
+            }
             for (int i = 0; i < n; i++) {
-                ByteString b = witnessBytes.get(i);
+                MemorySegment seg;
                 if (inputs) { // the witness of circom's input.json, with the key's circuit
+                    byte[] calculated;
                     try {
-                        b = ByteString.copyFrom(entry.witness(b.toByteArray()));
-                    } catch (IllegalStateException e) {
+                        calculated = entry.witness(witnessBytes.get(i).toByteArray());
+                    } catch (IllegalStateException e) { // the daemon's circuit, not the input
                         throw status(io.grpc.Status.FAILED_PRECONDITION, e.getMessage());
-                    } catch (IOException | RuntimeException e) {
+                    } catch (RuntimeException e) {
                         throw status(io.grpc.Status.INVALID_ARGUMENT, "input of partition " + i + ": " + e.getMessage());
                     }
-                }
-                try {
-                    MemorySegment seg = arena.allocate(Math.max(1, b.size()), 8);
+                    seg = arena.allocate(Math.max(1, calculated.length), 8);
+                    MemorySegment.copy(calculated, 0, seg, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, calculated.length);
+                    seg = seg.asSlice(0, calculated.length);
+                } else {
+                    ByteString b = witnessBytes.get(i);
+                    seg = arena.allocate(Math.max(1, b.size()), 8);
                     b.copyTo(seg.asByteBuffer());
-                    Witness w = Witness.parse("partition " + i, seg.asSlice(0, b.size()));
-                    witnesses.add(w);
-                    w.requireFits(key);
+                    seg = seg.asSlice(0, b.size());
+                }
+                Witness w;
+                try {
+                    w = Witness.parse("witness of partition " + i, seg);
                 } catch (RuntimeException e) {
-                    throw status(io.grpc.Status.INVALID_ARGUMENT, "witness of partition " + i + ": " + e.getMessage());
+                    throw status(io.grpc.Status.INVALID_ARGUMENT, e.getMessage());
+                }
+                witnesses.add(w);
+                // named by the key's name: the daemon's paths are its own
+                if (w.curve() != key.curve()) {
+                    throw status(io.grpc.Status.INVALID_ARGUMENT, "witness of partition " + i + ": over " + w.curve().cliName()
+                            + "'s field, but key " + entry.name + " is for " + key.curve().cliName());
+                }
+                if (w.size() != key.nVars()) {
+                    throw status(io.grpc.Status.INVALID_ARGUMENT, "witness of partition " + i + ": " + w.size() + " values, but key "
+                            + entry.name + " needs " + key.nVars());
                 }
             }
             JobHandle h;
@@ -339,6 +384,10 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 spec = m.getSpec();
                 if (spec.getPartitions() == 0) {
                     fail(status(io.grpc.Status.INVALID_ARGUMENT, "the job's spec declares no partitions"));
+                    return;
+                }
+                if (formatProblem(spec) != null) { // before any witness byte is taken in
+                    fail(status(io.grpc.Status.INVALID_ARGUMENT, formatProblem(spec)));
                     return;
                 }
                 if (Integer.toUnsignedLong(spec.getPartitions()) > limits.maxQueuedPartitions()) {

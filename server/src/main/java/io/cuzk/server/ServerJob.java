@@ -197,6 +197,13 @@ final class ServerJob {
             if (t instanceof CancellationException) {
                 String why = cancelReason;
                 e.setState(JobState.JOB_STATE_CANCELLED).setReason(why != null ? why : "job " + id + " was cancelled");
+            } else if (t instanceof io.cuzk.engine.PartitionFailedException p) { // the event names the job: the reason names the partition
+                Throwable why = p.getCause();
+                e.setState(JobState.JOB_STATE_FAILED).setReason("partition " + p.partition() + ": " + (why.getMessage() != null
+                        ? why.getMessage() : why.toString()));
+                if (why instanceof io.cuzk.engine.SelfCheckFailedException) {
+                    e.setFailure(io.cuzk.api.v1.FailureKind.FAILURE_KIND_SELF_CHECK);
+                }
             } else {
                 e.setState(JobState.JOB_STATE_FAILED).setReason(t.getMessage() != null ? t.getMessage() : t.toString());
             }

@@ -29,7 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The daemon takes circom's input.json instead of witnesses for a key whose circuit (NAME.wasm)
  * lies next to it: it calculates the witnesses, proves, and the proofs verify with snarkjs; bad
- * input refuses the job naming the partition and the signal; a key without a circuit says so.
+ * input refuses the job naming the partition and the signal; a key without a circuit, or whose
+ * circuit cannot serve it (not WebAssembly, another field, another witness size), says so as the
+ * daemon's own failure (FAILED_PRECONDITION), naming the key, not the daemon's paths; the limit on a
+ * job's witnesses holds for the witnesses the daemon calculates.
  */
 class DaemonInputsTest {
     @TempDir
@@ -41,9 +44,24 @@ class DaemonInputsTest {
         Files.copy(multi.resolve("circuit.zkey"), keys.resolve("multi.zkey"));
         Files.copy(multi.resolve("multi_main_js/multi_main.wasm"), keys.resolve("multi.wasm"));
         Files.copy(Circuits.dir(Curve.BN254, "chain_main").resolve("circuit.zkey"), keys.resolve("chain.zkey"));
+        // circuits that cannot serve their keys: of BLS12-381 beside a BN254 key, of another
+        // witness size, not WebAssembly, a link (the daemon follows none, as for keys)
+        // (multi's keys: one input's witness is within the daemon's limit on a job's witnesses, below)
+        Path blsMulti = multi.resolve("circuit.zkey");
+        Path chainWasm = Circuits.dir(Curve.BLS12_381, "chain_main").resolve("chain_main_js/chain_main.wasm");
+        Files.copy(Circuits.dir(Curve.BN254, "multi_main").resolve("circuit.zkey"), keys.resolve("field.zkey"));
+        Files.copy(multi.resolve("multi_main_js/multi_main.wasm"), keys.resolve("field.wasm"));
+        Files.copy(blsMulti, keys.resolve("size.zkey"));
+        Files.copy(chainWasm, keys.resolve("size.wasm"));
+        Files.copy(blsMulti, keys.resolve("junk.zkey"));
+        Files.write(keys.resolve("junk.wasm"), new byte[] {0, 'a', 's', 'm', 9, 9, 9, 9, 1, 2, 3});
+        Files.copy(blsMulti, keys.resolve("link.zkey"));
+        Files.createSymbolicLink(keys.resolve("link.wasm"), multi.resolve("multi_main_js/multi_main.wasm"));
         String input = WitnessCalculatorTest.input("multi_main");
         String other = "{\"p\": [\"4\", \"6\", \"10\"], \"s\": [\"7\", \"11\", \"13\"]}";
-        try (CuzkServer s = CuzkServer.builder().inProcess("cuzk-inputs").keys(keys).start();
+        // room for three of multi's witnesses a job, not four
+        long wtnsBytes = 76 + 32L * io.cuzk.groth16.ProvingKey.shape(keys.resolve("multi.zkey")).nVars();
+        try (CuzkServer s = CuzkServer.builder().inProcess("cuzk-inputs").keys(keys).maxWitnessBytes(3 * wtnsBytes + 10).start();
                 CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName("cuzk-inputs").build(), null)) {
             Map<String, KeyInfo> listed = c.keys().stream().collect(Collectors.toMap(KeyInfo::getName, k -> k));
             assertTrue(listed.get("multi").getHasCircuit());
@@ -92,6 +110,50 @@ class DaemonInputsTest {
                     () -> c.submitInputs("chain", List.of("{\"a\": \"3\", \"b\": \"5\"}"), Priority.PRIORITY_NORMAL, null));
             assertEquals(Status.Code.FAILED_PRECONDITION, none.getStatus().getCode());
             assertTrue(none.getStatus().getDescription().contains("has no circuit"), none.getStatus().getDescription());
+            String[][] unusable = {
+                {"field", "key field's circuit field.wasm is not the circuit of field.zkey: its witnesses are over another field than bn254's"},
+                {"size", "key size's circuit size.wasm is not the circuit of size.zkey: its witnesses have"},
+                {"junk", "key junk's circuit junk.wasm cannot be used: junk.wasm: "},
+                {"link", "key link's circuit link.wasm is a symbolic link, which the daemon does not follow"},
+            };
+            for (String[] u : unusable) {
+                for (int round = 0; round < 2; round++) { // the second time from what the first found, without compiling again
+                    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                            () -> c.submitInputs(u[0], List.of(input), Priority.PRIORITY_NORMAL, null));
+                    assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode(), u[0] + ": " + e.getStatus().getDescription());
+                    assertTrue(e.getStatus().getDescription().startsWith(u[1]), e.getStatus().getDescription());
+                    assertTrue(!e.getStatus().getDescription().contains(keys.toString()), "no daemon path: " + e.getStatus().getDescription());
+                }
+            }
+            // the limit on a job's witnesses, for the witnesses calculated from its inputs
+            StatusRuntimeException big = assertThrows(StatusRuntimeException.class,
+                    () -> c.submitInputs("multi", List.of(input, input, input, input), Priority.PRIORITY_NORMAL, null));
+            assertEquals(Status.Code.RESOURCE_EXHAUSTED, big.getStatus().getCode());
+            assertTrue(big.getStatus().getDescription().contains("witnesses, calculated from its inputs, would take " + 4 * wtnsBytes),
+                    big.getStatus().getDescription());
+            // input after the object, bytes that are not UTF-8, a format no daemon knows: refused
+            StatusRuntimeException trailing = assertThrows(StatusRuntimeException.class,
+                    () -> c.submitInputs("multi", List.of(input + "{}"), Priority.PRIORITY_NORMAL, null));
+            assertTrue(trailing.getStatus().getDescription().startsWith("input of partition 0: not JSON (more after the input object"),
+                    trailing.getStatus().getDescription());
+            io.grpc.ManagedChannel raw = InProcessChannelBuilder.forName("cuzk-inputs").build();
+            try {
+                io.cuzk.api.v1.ProverGrpc.ProverBlockingStub stub = io.cuzk.api.v1.ProverGrpc.newBlockingStub(raw);
+                byte[] latin1 = (input.substring(0, input.length() - 1) + ", \"\u00e9\": 1}").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                StatusRuntimeException notUtf8 = assertThrows(StatusRuntimeException.class, () -> stub.prove(io.cuzk.api.v1.ProveRequest
+                        .newBuilder().setSpec(io.cuzk.api.v1.JobSpec.newBuilder().setKey("multi").setPartitions(1)
+                                .setFormat(io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON))
+                        .addWitnesses(com.google.protobuf.ByteString.copyFrom(latin1)).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, notUtf8.getStatus().getCode());
+                assertEquals("input of partition 0: not JSON: not UTF-8 text", notUtf8.getStatus().getDescription());
+                StatusRuntimeException format = assertThrows(StatusRuntimeException.class, () -> stub.prove(io.cuzk.api.v1.ProveRequest
+                        .newBuilder().setSpec(io.cuzk.api.v1.JobSpec.newBuilder().setKey("multi").setPartitions(1).setFormatValue(7))
+                        .addWitnesses(com.google.protobuf.ByteString.copyFromUtf8(input)).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, format.getStatus().getCode());
+                assertTrue(format.getStatus().getDescription().startsWith("unknown partition format 7"), format.getStatus().getDescription());
+            } finally {
+                raw.shutdownNow();
+            }
             // the daemon is unharmed: the next job proves
             assertEquals(1, c.await(c.submitInputs("multi", List.of(input), Priority.PRIORITY_HIGH, "again").jobId(),
                     Duration.ofMinutes(2)).getProofsCount());

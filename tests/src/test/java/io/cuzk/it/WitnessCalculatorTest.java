@@ -160,6 +160,14 @@ class WitnessCalculatorTest {
             {"{\"p\": [\"2\", 3.5, \"5\"], \"s\": [\"7\", \"11\", \"13\"]}", "input signal p[1]: 3.5 is not an integer"},
             {"[1, 2]", "expected a JSON object of input signals"},
             {"{\"p\": ", "not JSON"},
+            // past Jackson's reading limits, which give no line: said, not an internal error
+            {"{\"p\": " + "[".repeat(1100) + "]".repeat(1100) + "}", "not JSON (Document nesting depth (1001) exceeds the maximum allowed (1000))"},
+            {"{\"p\": [" + "9".repeat(5000) + ", 1, 1], \"s\": [1, 1, 1]}", "not JSON (Number value length"},
+            // anything after the object (two files run together): JSON.parse refuses it, so does snarkjs
+            {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]}{\"x\": 1}", "not JSON (more after the input object, at line 1)"},
+            {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]} trailing", "not JSON (Unrecognized token 'trailing'"},
+            // a number as long as JavaScript reads (past a double's range: Infinity), which BigInt refuses
+            {"{\"p\": [" + "9".repeat(1200) + ", 1, 1], \"s\": [1, 1, 1]}", "input signal p[0]: 99999"},
         };
         for (String[] k : cases) {
             Path in = tmp.resolve("bad.json");

@@ -37,7 +37,12 @@ import java.util.function.Consumer;
  * share the compiled code and start at once.
  */
 public final class WitnessCalculator {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * input.json's reader: numbers as long as the longest string value read (MAX_DIGITS; a longer
+     * one is not JSON here, where JavaScript would make it Infinity, which BigInt refuses too).
+     */
+    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxNumberLength(WitnessCalculator.MAX_DIGITS).build()).build());
 
     private final String name;
     private final Instance instance;
@@ -202,18 +207,18 @@ public final class WitnessCalculator {
         this.getInputSize = export("getInputSize");
         this.getMessageChar = export("getMessageChar");
         this.getRawPrime = export("getRawPrime");
-        int version = (int) export("getVersion").apply()[0];
+        int version = (int) call(export("getVersion"));
         if (version < 2) {
             throw new WitnessException(name + ": a circuit of circom " + version + ": only circom 2 circuits are supported");
         }
-        this.n32 = (int) export("getFieldNumLen32").apply()[0];
+        this.n32 = (int) call(export("getFieldNumLen32"));
         if (n32 < 1 || n32 > 64) {
             throw new WitnessException(name + ": a field element of " + n32 + " 32-bit words: not a circom circuit");
         }
-        this.sharedStart = (int) export("getSharedRWMemoryStart").apply()[0];
-        getRawPrime.apply();
+        this.sharedStart = (int) call(export("getSharedRWMemoryStart"));
+        call(getRawPrime);
         this.prime = readNumber();
-        this.witnessSize = (int) export("getWitnessSize").apply()[0];
+        this.witnessSize = (int) call(export("getWitnessSize"));
     }
 
     /** The calculator of a circuit.wasm; the circuit's log() lines are dropped. */
@@ -260,10 +265,15 @@ public final class WitnessCalculator {
      */
     public Map<String, List<BigInteger>> parseInputs(String inputJson) {
         JsonNode root;
-        try {
-            root = JSON.readTree(inputJson);
+        try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser(inputJson)) {
+            root = JSON.readTree(p);
+            if (p.nextToken() != null) { // JSON.parse refuses anything after the value but blanks, as snarkjs does
+                throw new WitnessException("not JSON (more after the input object, at line " + p.currentLocation().getLineNr() + ")");
+            }
         } catch (JsonProcessingException e) {
-            throw new WitnessException("not JSON (" + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ")");
+            throw new WitnessException("not JSON (" + notJson(e) + ")");
+        } catch (java.io.IOException e) { // reading a String
+            throw new java.io.UncheckedIOException(e);
         }
         if (root == null || !root.isObject()) {
             throw new WitnessException("expected a JSON object of input signals");
@@ -279,6 +289,16 @@ public final class WitnessCalculator {
             out.put(e.getKey(), values);
         }
         return out;
+    }
+
+    /**
+     * Jackson's reason without its class names, and the line where it has one (a document past a
+     * reading limit, nested deeper than 1,000 or a number too long, has none).
+     */
+    private static String notJson(JsonProcessingException e) {
+        // the input's own bytes appear in Jackson's words ("Unrecognized token 'wtns...'"): no control characters
+        String why = e.getOriginalMessage().replaceAll(", from `[A-Za-z.()]+`", "").replaceAll("\\p{Cntrl}", "?");
+        return e.getLocation() == null || e.getLocation().getLineNr() < 1 ? why : why + " at line " + e.getLocation().getLineNr();
     }
 
     private void flatten(String signal, JsonNode n, List<BigInteger> out) {
@@ -401,9 +421,14 @@ public final class WitnessCalculator {
 
     /** The witness of the inputs as a .wtns file (version 2: the prime, then the values little-endian). */
     public synchronized byte[] wtns(Map<String, List<BigInteger>> inputs) {
-        run(inputs);
         int n8 = 4 * n32;
-        ByteBuffer b = ByteBuffer.allocate(4 + 4 + 4 + (4 + 8 + 4 + n8 + 4) + (4 + 8) + witnessSize * n8).order(ByteOrder.LITTLE_ENDIAN);
+        long bytes = 4 + 4 + 4 + (4 + 8 + 4 + n8 + 4) + (4 + 8) + (long) witnessSize * n8;
+        if (witnessSize < 1 || bytes > Integer.MAX_VALUE - 8) { // the most one Java array holds
+            throw new WitnessException(name + ": a witness of " + witnessSize + " signals of " + n8 + " bytes: more than one .wtns buffer "
+                    + "holds (2 GiB)");
+        }
+        run(inputs);
+        ByteBuffer b = ByteBuffer.allocate((int) bytes).order(ByteOrder.LITTLE_ENDIAN);
         b.put(new byte[] {'w', 't', 'n', 's'}).putInt(2).putInt(2);
         b.putInt(1).putLong(8 + n8).putInt(n8);
         putNumber(b, prime);
@@ -484,6 +509,8 @@ public final class WitnessCalculator {
                 }
             }
             throw new WitnessException(name + ": the circuit trapped: " + e.getMessage(), e);
+        } catch (StackOverflowError e) { // the circuit's calls nested past the thread's stack: its own, as a trap is
+            throw new WitnessException(name + ": the circuit's calls nested deeper than the thread's stack holds", e);
         }
     }
 

@@ -80,14 +80,19 @@ final class Remote {
      * an optional byte-order mark, is '{'), else null: a .wtns begins with the bytes "wtns".
      */
     static String inputJson(byte[] file) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(file)).toString();
+        // the bytes first: a witness of hundreds of MiB is not decoded to find that out
+        int i = file.length >= 3 && (file[0] & 0xff) == 0xef && (file[1] & 0xff) == 0xbb && (file[2] & 0xff) == 0xbf ? 3 : 0;
+        while (i < file.length && (file[i] == ' ' || file[i] == '\t' || file[i] == '\n' || file[i] == '\r')) {
+            i++;
+        }
+        if (i >= file.length || file[i] != '{') {
+            return null;
+        }
+        try { // as it is, a mark included: the daemon reads it as snarkjs would (a mark is not JSON)
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(file)).toString();
         } catch (java.nio.charset.CharacterCodingException e) {
             return null;
         }
-        String t = text.startsWith("\ufeff") ? text.substring(1) : text;
-        return t.strip().startsWith("{") ? text : null; // as it is: the daemon reads it as snarkjs would (a mark is not JSON)
     }
 
     /** A job the daemon accepted and then failed: exit 1 when its self-check refused a proof (the witness, as a rule), else 3. */
@@ -217,6 +222,8 @@ final class Remote {
             java.util.Map<String, Integer> byDaemon = new java.util.TreeMap<>();
             int placedAgain = 0;
             long proved = 0;
+            long[] provedNanos = new long[jobs]; // the latencies of the jobs proved (a refusal is quick: not one)
+            int provedJobs = 0;
             List<WorkloadCommand.Failure> failures = new java.util.ArrayList<>();
             for (int j = 0; j < jobs; j++) {
                 CuzkClient.Proved r;
@@ -248,12 +255,13 @@ final class Remote {
                     }
                 }
                 proved += partitions;
+                provedNanos[provedJobs++] = latencyNanos[j];
                 byDaemon.merge(r.daemon(), 1, Integer::sum);
                 placedAgain += r.attempts() > 1 ? 1 : 0;
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             Status s = several ? Status.getDefaultInstance() : c.status();
-            long[] sorted = latencyNanos.clone();
+            long[] sorted = java.util.Arrays.copyOf(provedNanos, Math.max(1, provedJobs)); // a 0 when none was proved
             java.util.Arrays.sort(sorted);
             double p50 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(0.50 * sorted.length) - 1)] / 1e6;
             double p99 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] / 1e6;
@@ -271,7 +279,7 @@ final class Remote {
                 o.put("seconds", seconds);
                 o.put("proofsPerSecond", proved / seconds);
                 com.fasterxml.jackson.databind.node.ObjectNode lat = o.putObject("jobLatencyMs");
-                lat.put("p50", p50).put("p99", p99).put("max", max).put("count", jobs);
+                lat.put("p50", p50).put("p99", p99).put("max", max).put("count", provedJobs);
                 if (!several) {
                     o.put("deviceUtilization", d.getUtilization());
                 }

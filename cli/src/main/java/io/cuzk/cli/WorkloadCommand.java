@@ -91,7 +91,7 @@ final class WorkloadCommand implements CliCommand {
 
     /** The options workload --server uses; the others set the engine in this process. */
     private static final java.util.Set<String> REMOTE_OPTIONS = java.util.Set.of("--zkey", "--wtns", "--jobs", "--partitions", "--priorities",
-            "--warmup-jobs", "--in-flight", "--progress", "--json", "--out", "--server", "--attempts", "--token-file", "--tls-ca",
+            "--warmup-jobs", "--in-flight", "--json", "--out", "--server", "--attempts", "--token-file", "--tls-ca",
             "--verbose", "--help", "--version");
 
     @Override

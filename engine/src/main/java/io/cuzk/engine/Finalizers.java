@@ -55,7 +55,8 @@ final class Finalizers {
         if (!valid) {
             metrics.selfCheckFailures.increment();
             // the job and partition are named by the PartitionFailedException this becomes the cause of
-            throw new SelfCheckFailedException("its proof does not verify against " + p.key.name() + " (self-check" + why
+            String key = p.key.name().substring(p.key.name().lastIndexOf('/') + 1); // the file's name: a daemon's paths are its own
+            throw new SelfCheckFailedException("its proof does not verify against " + key + " (self-check" + why
                     + "), so it was not handed out: a witness that does not satisfy the circuit does this (snarkjs wtns check tells),"
                     + " or a device that computed wrongly");
         }

@@ -98,14 +98,15 @@ public final class Groth16Verifier {
                 failed[i] = e;
             }
         });
-        List<String> names = new ArrayList<>(n);
+        List<String> names = new ArrayList<>(n), both = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             if (failed[i] != null) {
                 throw failed[i];
             }
             names.add(proofs.get(i).proofName());
+            both.add(proofs.get(i).proofName() + " with " + proofs.get(i).publicName()); // a signal count is the pair's
         }
-        return verifyBatch(vk, List.of(read), random, names);
+        return verifyBatch(vk, List.of(read), random, names, both);
     }
 
     /** verify, the pairing checking that B is in G2; name (the proof's file) is for the message when it is not. */
@@ -340,17 +341,19 @@ public final class Groth16Verifier {
             names.add("proof " + i);
         }
         requireOnCurves(vk, proofs, names); // made with Proof's constructor, perhaps: no reader checked them
-        return verifyBatch(vk, proofs, random, names);
+        return verifyBatch(vk, proofs, random, names, names);
     }
 
     /**
-     * verifyBatch; the pairings check that every B is in G2; names (the proofs' files, or "proof i")
-     * for the messages when one is not or a proof does not fit the key.
+     * verifyBatch; the pairings check that every B is in G2; bNames (the proofs' files, or "proof
+     * i") for the message when one is not, matchNames (with the public signals' files) when a proof
+     * does not fit the key.
      */
-    private static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random, List<String> bNames) {
+    private static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random, List<String> bNames,
+            List<String> matchNames) {
         Validate.notNull(proofs, "proofs");
         for (int i = 0; i < proofs.size(); i++) {
-            requireMatch(vk, proofs.get(i), bNames.get(i));
+            requireMatch(vk, proofs.get(i), matchNames.get(i));
         }
         List<Integer> invalid = new ArrayList<>();
         int[] products = {0};

@@ -469,20 +469,20 @@ public final class ProvingKey implements AutoCloseable {
     private boolean closed; // under closeHooks
 
     /**
-     * Runs hook when the key is closed (device copies of its points are freed this way); at once
-     * when it is closed already, so that no hook added while it closes is lost.
+     * Runs hook when the key is closed (device copies of its points are freed this way). On a key
+     * closed already (or closing) an {@link IllegalStateException}: its memory is gone, so whatever
+     * the hook would undo must not be made (no hook is silently lost).
      */
     public void onClose(Runnable hook) {
         synchronized (closeHooks) {
-            if (!closed) {
-                closeHooks.add(hook);
-                return;
+            if (closed) {
+                throw new IllegalStateException(name + " is closed");
             }
+            closeHooks.add(hook);
         }
-        hook.run();
     }
 
-    /** Runs the close hooks, then frees the key's memory; a second close does nothing. */
+    /** Runs the close hooks, then frees the key's memory (whatever a hook throws); a second close does nothing. */
     @Override
     public void close() {
         List<Runnable> hooks;
@@ -494,10 +494,13 @@ public final class ProvingKey implements AutoCloseable {
             hooks = List.copyOf(closeHooks);
             closeHooks.clear();
         }
-        for (Runnable r : hooks) {
-            r.run();
+        try {
+            for (Runnable r : hooks) {
+                r.run();
+            }
+        } finally {
+            arena.close();
         }
-        arena.close();
     }
 
     @Override

@@ -130,7 +130,12 @@ final class KeyDirectory implements AutoCloseable {
             try {
                 calc = idle.poll();
                 if (calc == null) {
-                    calc = c.newCalculator(line -> { });
+                    try {
+                        calc = c.newCalculator(line -> { });
+                    } catch (RuntimeException e) { // the circuit's own start (its memory, a trap), not the input
+                        throw new IllegalStateException("key " + name + "'s circuit " + name + ".wasm cannot start a calculation: "
+                                + e.getMessage(), e);
+                    }
                 }
                 return calc.wtns(text);
             } finally {
@@ -156,14 +161,9 @@ final class KeyDirectory implements AutoCloseable {
                 if (c != null) {
                     return c;
                 }
+                requireCircuit();
                 String wasm = name + ".wasm";
                 Path w = file.resolveSibling(wasm);
-                if (circuit() == null) {
-                    throw new IllegalStateException(Files.isSymbolicLink(w) ? "key " + name + "'s circuit " + wasm
-                            + " is a symbolic link, which the daemon does not follow (nor for keys): put the file itself there"
-                            : "key " + name + " has no circuit: put " + wasm + " next to " + file.getFileName()
-                                    + " in the key folder to send input.json");
-                }
                 java.nio.file.attribute.BasicFileAttributes seen;
                 try {
                     seen = Files.readAttributes(w, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -174,8 +174,15 @@ final class KeyDirectory implements AutoCloseable {
                 if (u != null && u.modified().equals(seen.lastModifiedTime()) && u.size() == seen.size()) {
                     throw new IllegalStateException(u.why());
                 }
+                byte[] bytes;
                 try {
-                    io.cuzk.witness.WitnessCalculator.Circuit loaded = io.cuzk.witness.WitnessCalculator.Circuit.of(wasm, Files.readAllBytes(w));
+                    bytes = Files.readAllBytes(w);
+                } catch (IOException e) { // named by its kind: the exception's message is the daemon's path
+                    throw new IllegalStateException("key " + name + "'s circuit " + wasm + " cannot be read (" + e.getClass().getSimpleName()
+                            + ")", e);
+                }
+                try {
+                    io.cuzk.witness.WitnessCalculator.Circuit loaded = io.cuzk.witness.WitnessCalculator.Circuit.of(wasm, bytes);
                     io.cuzk.witness.WitnessCalculator first = loaded.newCalculator(line -> { });
                     String mismatch = !first.prime().equals(shape.curve().r())
                             ? "its witnesses are over another field than " + shape.curve().cliName() + "'s, the key's"
@@ -189,13 +196,27 @@ final class KeyDirectory implements AutoCloseable {
                     compiled = loaded;
                     unusable = null;
                     return loaded;
-                } catch (IOException | RuntimeException e) {
+                } catch (RuntimeException e) {
                     String why = e instanceof IllegalStateException ? e.getMessage() : "key " + name + "'s circuit " + wasm
                             + " cannot be used: " + e.getMessage();
                     unusable = new Unusable(seen.lastModifiedTime(), seen.size(), why);
                     LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + why);
                     throw new IllegalStateException(why, e);
                 }
+            }
+        }
+
+        /**
+         * That the key has a circuit file the daemon may use (NAME.wasm beside it, no link), without
+         * reading it: a job of input.json for a key without one is refused before anything else.
+         */
+        void requireCircuit() {
+            String wasm = name + ".wasm";
+            if (circuit() == null) {
+                throw new IllegalStateException(Files.isSymbolicLink(file.resolveSibling(wasm)) ? "key " + name + "'s circuit " + wasm
+                        + " is a symbolic link, which the daemon does not follow (nor for keys): put the file itself there"
+                        : "key " + name + " has no circuit: put " + wasm + " next to " + file.getFileName()
+                                + " in the key folder to send input.json");
             }
         }
 

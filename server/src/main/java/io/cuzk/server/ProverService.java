@@ -252,7 +252,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             boolean inputs = spec.getFormat() == io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON;
             if (inputs) {
                 try {
-                    entry.circuitCompiled(); // a key that cannot take inputs says so first
+                    entry.requireCircuit(); // a key that cannot take inputs says so first
                 } catch (IllegalStateException e) {
                     throw status(io.grpc.Status.FAILED_PRECONDITION, e.getMessage());
                 }

@@ -125,6 +125,12 @@ class DaemonInputsTest {
                     assertTrue(!e.getStatus().getDescription().contains(keys.toString()), "no daemon path: " + e.getStatus().getDescription());
                 }
             }
+            // the circuit file mended (another size and time): compiled again, and the key serves
+            Files.copy(multi.resolve("multi_main_js/multi_main.wasm"), keys.resolve("junk.wasm"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            JobResult mended = c.await(c.submitInputs("junk", List.of(input), Priority.PRIORITY_NORMAL, null).jobId(), Duration.ofMinutes(2));
+            assertTrue(Groth16Verifier.verify(vk, Proof.parse("proof", mended.getProofs(0).getProofJson(), "public",
+                    mended.getProofs(0).getPublicJson())));
             // the limit on a job's witnesses, for the witnesses calculated from its inputs
             StatusRuntimeException big = assertThrows(StatusRuntimeException.class,
                     () -> c.submitInputs("multi", List.of(input, input, input, input), Priority.PRIORITY_NORMAL, null));

@@ -121,6 +121,27 @@ class Groth16FormatTest {
     }
 
     /**
+     * A key's close hooks run once, at its close, whatever one throws (the memory is freed all
+     * the same); a second close does nothing; a hook offered to a closed key is refused, not lost.
+     */
+    @Test
+    void closeHooksRunOnceAndAClosedKeyTakesNone() throws IOException {
+        ProvingKey k = ProvingKey.read(set(Curve.BN254, "multi_main").resolve("circuit.zkey"));
+        java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+        k.onClose(ran::incrementAndGet);
+        k.onClose(() -> {
+            throw new IllegalStateException("a hook that fails");
+        });
+        assertThrows(IllegalStateException.class, k::close);
+        assertEquals(1, ran.get());
+        assertThrows(IllegalStateException.class, () -> k.ic().get(0), "the memory is freed although a hook threw");
+        k.close(); // again: nothing
+        assertEquals(1, ran.get());
+        contains(assertThrows(IllegalStateException.class, () -> k.onClose(ran::incrementAndGet)), "is closed");
+        assertEquals(1, ran.get());
+    }
+
+    /**
      * ProvingKey.shape reads the two header sections alone (what a prover prepares for while the
      * whole key is read): the whole key's figures, the same header errors, and no point checks.
      */

@@ -91,7 +91,7 @@ final class WorkloadCommand implements CliCommand {
 
     /** The options workload --server uses; the others set the engine in this process. */
     private static final java.util.Set<String> REMOTE_OPTIONS = java.util.Set.of("--zkey", "--wtns", "--jobs", "--partitions", "--priorities",
-            "--warmup-jobs", "--in-flight", "--json", "--out", "--server", "--attempts", "--token-file", "--tls-ca",
+            "--warmup-jobs", "--in-flight", "--progress", "--json", "--out", "--server", "--attempts", "--token-file", "--tls-ca",
             "--verbose", "--help", "--version");
 
     @Override
@@ -143,6 +143,10 @@ final class WorkloadCommand implements CliCommand {
                 throw new picocli.CommandLine.ParameterException(parsed.commandSpec().commandLine(), String.join(", ", local)
                         + (local.size() == 1 ? " sets" : " set") + " the engine in this process, not a daemon's: with --server the daemon"
                         + " runs as `cuzk serve` was started (its --self-check verifies every proof it makes)");
+            }
+            if ("always".equals(progressMode)) { // auto and never hold as they are: the client draws no progress line
+                throw new picocli.CommandLine.ParameterException(parsed.commandSpec().commandLine(), "--progress always: with --server "
+                        + "there is no progress line here; `cuzk status --server ... --watch` shows the daemon's");
             }
             return Remote.workload(root, parsed, zkey.toString(), wtns, jobs, partitions, priorities == Priorities.MIXED, json,
                     warmupJobs, outDir);

@@ -91,6 +91,12 @@ class DaemonClientCliTest {
                 assertEquals(2, r.status(), option + ": " + r.err());
                 assertTrue(r.err().contains(option.get(0) + " sets the engine in this process, not a daemon's"), r.err());
             }
+            // --progress never (a script's quiet run) holds as it is; always cannot, and says so
+            Cli.Result quiet = Cli.run("workload", "--server", server, "--zkey", "chain", "--wtns", good.toString(), "--progress", "never");
+            assertEquals(0, quiet.status(), quiet.err());
+            Cli.Result always = Cli.run("workload", "--server", server, "--zkey", "chain", "--wtns", good.toString(), "--progress", "always");
+            assertEquals(2, always.status(), always.err());
+            assertTrue(always.err().contains("--progress always: with --server there is no progress line"), always.err());
         }
     }
 }

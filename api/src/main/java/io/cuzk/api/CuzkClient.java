@@ -286,14 +286,8 @@ public final class CuzkClient implements AutoCloseable {
      * with INVALID_ARGUMENT naming the partition and the signal.
      */
     public Submitted submitInputs(String key, List<String> inputJsons, Priority priority, String clientJobId) {
-        List<byte[]> payload = new java.util.ArrayList<>(inputJsons.size());
-        for (String in : inputJsons) {
-            payload.add(in.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
-        JobSpec spec = spec(key, payload.size(), priority, clientJobId).toBuilder()
-                .setFormat(io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON).build();
         try {
-            return submitAsync(spec, payload).join();
+            return submitAsync(inputsSpec(key, inputJsons.size(), priority, clientJobId), utf8(inputJsons)).join();
         } catch (java.util.concurrent.CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -453,13 +447,23 @@ public final class CuzkClient implements AutoCloseable {
     /** {@link #runInputs} without blocking; cancelling the future cancels the call, and with it the job on its daemon. */
     public CompletableFuture<Proved> runInputsAsync(String key, List<String> inputJsons, Priority priority, String clientJobId,
             Duration timeout, java.util.function.Consumer<JobEvent> progress) {
-        List<byte[]> payload = new java.util.ArrayList<>(inputJsons.size());
-        for (String in : inputJsons) {
-            payload.add(in.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
         String id = clientJobId != null ? clientJobId : "cuzk-" + java.util.UUID.randomUUID();
-        return place(spec(key, payload.size(), priority, id).toBuilder().setFormat(io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON)
-                .build(), payload, timeout, progress);
+        return place(inputsSpec(key, inputJsons.size(), priority, id), utf8(inputJsons), timeout, progress);
+    }
+
+    /** The spec of a job whose partitions are circom input.json texts. */
+    private static JobSpec inputsSpec(String key, int partitions, Priority priority, String clientJobId) {
+        return spec(key, partitions, priority, clientJobId).toBuilder().setFormat(io.cuzk.api.v1.PartitionFormat.PARTITION_FORMAT_INPUT_JSON)
+                .build();
+    }
+
+    /** input.json texts as the bytes a job carries. */
+    private static List<byte[]> utf8(List<String> texts) {
+        List<byte[]> out = new java.util.ArrayList<>(texts.size());
+        for (String t : texts) {
+            out.add(t.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return out;
     }
 
     private CompletableFuture<Proved> place(JobSpec spec, List<byte[]> partitions, Duration timeout,

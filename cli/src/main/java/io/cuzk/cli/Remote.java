@@ -89,7 +89,7 @@ final class Remote {
             return null;
         }
         try { // as it is, a mark included: the daemon reads it as snarkjs would (a mark is not JSON)
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(file)).toString();
+            return io.cuzk.groth16.TextFiles.utf8(file);
         } catch (java.nio.charset.CharacterCodingException e) {
             return null;
         }

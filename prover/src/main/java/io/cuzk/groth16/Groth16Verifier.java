@@ -41,8 +41,8 @@ public final class Groth16Verifier {
      * {@link IllegalArgumentException} naming it, at every verification with that key.
      */
     public static boolean verify(VerificationKey vk, Proof proof) {
-        Validate.notNull(proof, "the proof");
-        requireOnCurves(vk, List.of(proof), List.of("the proof"));
+        requireMatch(vk, proof, "the proof");
+        requireOnCurves(vk.curve(), List.of(proof), List.of("the proof"));
         return verify(vk, proof, "the proof");
     }
 
@@ -59,7 +59,9 @@ public final class Groth16Verifier {
      */
     public static boolean verifyJson(VerificationKey vk, String proofName, String proofJson, String publicName, String publicJson) {
         Validate.notNull(vk, "verification key");
-        return verify(vk, SnarkjsJson.proof(proofName, proofJson, publicName, publicJson, false, vk.curve()), proofName);
+        Proof proof = SnarkjsJson.proof(proofName, proofJson, publicName, publicJson, false, vk.curve());
+        requireMatch(vk, proof, "the proof");
+        return verify(vk, proof, proofName);
     }
 
     /** {@link #verifyJson} of the files proof.json and public.json. */
@@ -98,20 +100,21 @@ public final class Groth16Verifier {
                 failed[i] = e;
             }
         });
-        List<String> names = new ArrayList<>(n), both = new ArrayList<>(n);
+        List<String> names = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             if (failed[i] != null) {
                 throw failed[i];
             }
             names.add(proofs.get(i).proofName());
-            both.add(proofs.get(i).proofName() + " with " + proofs.get(i).publicName()); // a signal count is the pair's
+            // named with its public signals: a signal count is the pair's
+            requireMatch(vk, read[i], proofs.get(i).proofName() + " with " + proofs.get(i).publicName());
         }
-        return verifyBatch(vk, List.of(read), random, names, both);
+        return verifyBatch(vk, List.of(read), random, names);
     }
 
     /** verify, the pairing checking that B is in G2; name (the proof's file) is for the message when it is not. */
+    /** verify of a proof that fits the key (requireMatch), the pairing checking that B is in G2. */
     private static boolean verify(VerificationKey vk, Proof proof, String name) {
-        requireMatch(vk, proof, "the proof");
         Prepared key = prepared(vk);
         if (key == null) { // a key seen first: four pairs in one loop cost less than preparing its part
             Point l = linearCombination(vk, proof.publicSignals());
@@ -152,22 +155,17 @@ public final class Groth16Verifier {
     private static final java.util.Set<io.cuzk.Check> ON_CURVE = java.util.EnumSet.of(io.cuzk.Check.CANONICAL, io.cuzk.Check.ON_CURVE);
 
     /**
-     * The points of proofs made with Proof's constructor, which checks none: A and C on G1's curve,
-     * B on the twist (B's subgroup is the pairing's check), two native calls for all of them; the
-     * first proof with a point off its curve is a FormatException naming it (names[j]) and the field.
+     * The points of proofs made with Proof's constructor (which checks none; the proofs fit the
+     * key: requireMatch), two native calls for all of them: A and C on G1's curve, B on the twist
+     * (B's subgroup is the pairing's check); the first proof with a point off its curve is a
+     * FormatException naming it (names[j]) and the field.
      */
-    private static void requireOnCurves(VerificationKey vk, List<Proof> proofs, List<String> names) {
-        Validate.notNull(vk, "verification key");
+    private static void requireOnCurves(Curve curve, List<Proof> proofs, List<String> names) {
         int n = proofs.size();
-        for (int j = 0; j < n; j++) {
-            requireMatch(vk, proofs.get(j), names.get(j)); // curves and groups first: a vector holds one curve's points
-        }
         if (n == 0) {
             return;
         }
-        Curve curve = vk.curve();
-        long badG1 = -1, badG2 = -1;
-        io.cuzk.Status whyG1 = null, whyG2 = null;
+        io.cuzk.InvalidPointException g1Off, g2Off;
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             io.cuzk.PointVector g1 = io.cuzk.PointVector.allocate(arena, curve, Group.G1, 2L * n); // A_0, C_0, A_1, C_1, ...
             io.cuzk.PointVector g2 = io.cuzk.PointVector.allocate(arena, curve, Group.G2, n);
@@ -177,24 +175,25 @@ public final class Groth16Verifier {
                 g1.set(2L * j + 1, p.piC());
                 g2.set(j, p.piB());
             }
-            try {
-                g1.check(ON_CURVE);
-            } catch (io.cuzk.InvalidPointException e) {
-                badG1 = e.index();
-                whyG1 = e.status();
-            }
-            try {
-                g2.check(ON_CURVE);
-            } catch (io.cuzk.InvalidPointException e) {
-                badG2 = e.index();
-                whyG2 = e.status();
-            }
+            g1Off = firstOffCurve(g1);
+            g2Off = firstOffCurve(g2);
         }
-        if (badG1 >= 0 && (badG2 < 0 || badG1 / 2 <= badG2)) {
-            throw new FormatException(names.get((int) (badG1 / 2)), badG1 % 2 == 0 ? "pi_a" : "pi_c", notValid(curve, Group.G1, whyG1));
+        if (g1Off != null && (g2Off == null || g1Off.index() / 2 <= g2Off.index())) {
+            throw new FormatException(names.get((int) (g1Off.index() / 2)), g1Off.index() % 2 == 0 ? "pi_a" : "pi_c",
+                    notValid(curve, Group.G1, g1Off.status()));
         }
-        if (badG2 >= 0) {
-            throw new FormatException(names.get((int) badG2), "pi_b", notValid(curve, Group.G2, whyG2));
+        if (g2Off != null) {
+            throw new FormatException(names.get((int) g2Off.index()), "pi_b", notValid(curve, Group.G2, g2Off.status()));
+        }
+    }
+
+    /** The failure of the vector's first point off its curve (or not canonical), or null when there is none. */
+    private static io.cuzk.InvalidPointException firstOffCurve(io.cuzk.PointVector v) {
+        try {
+            v.check(ON_CURVE);
+            return null;
+        } catch (io.cuzk.InvalidPointException e) {
+            return e;
         }
     }
 
@@ -206,6 +205,8 @@ public final class Groth16Verifier {
      */
     private static void requireOnCurves(VerificationKey vk) {
         Curve curve = vk.curve();
+        String[] g2Names = {"vk_beta_2", "vk_gamma_2", "vk_delta_2"};
+        io.cuzk.InvalidPointException g1Off, g2Off;
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             io.cuzk.PointVector g1 = io.cuzk.PointVector.allocate(arena, curve, Group.G1, 1L + vk.ic().size()); // alpha, IC[0], ...
             io.cuzk.PointVector g2 = io.cuzk.PointVector.allocate(arena, curve, Group.G2, 3);
@@ -216,23 +217,20 @@ public final class Groth16Verifier {
                 g1.set(1L + i, vk.ic().get(i));
             }
             List<Point> g2s = List.of(vk.beta2(), vk.gamma2(), vk.delta2());
-            String[] g2Names = {"vk_beta_2", "vk_gamma_2", "vk_delta_2"};
             for (int i = 0; i < 3; i++) {
                 requireGroup(g2s.get(i), curve, Group.G2, g2Names[i]);
                 g2.set(i, g2s.get(i));
             }
-            try {
-                g1.check(ON_CURVE);
-            } catch (io.cuzk.InvalidPointException e) {
-                String what = e.index() == 0 ? "vk_alpha_1" : "IC[" + (e.index() - 1) + "]";
-                throw new IllegalArgumentException("the verification key's " + what + " is " + notValid(curve, Group.G1, e.status()), e);
-            }
-            try {
-                g2.check(ON_CURVE);
-            } catch (io.cuzk.InvalidPointException e) {
-                throw new IllegalArgumentException("the verification key's " + g2Names[(int) e.index()] + " is "
-                        + notValid(curve, Group.G2, e.status()), e);
-            }
+            g1Off = firstOffCurve(g1);
+            g2Off = firstOffCurve(g2);
+        }
+        if (g1Off != null) {
+            String what = g1Off.index() == 0 ? "vk_alpha_1" : "IC[" + (g1Off.index() - 1) + "]";
+            throw new IllegalArgumentException("the verification key's " + what + " is " + notValid(curve, Group.G1, g1Off.status()), g1Off);
+        }
+        if (g2Off != null) {
+            throw new IllegalArgumentException("the verification key's " + g2Names[(int) g2Off.index()] + " is "
+                    + notValid(curve, Group.G2, g2Off.status()), g2Off);
         }
     }
 
@@ -339,22 +337,17 @@ public final class Groth16Verifier {
         List<String> names = new ArrayList<>(proofs.size());
         for (int i = 0; i < proofs.size(); i++) {
             names.add("proof " + i);
+            requireMatch(vk, proofs.get(i), names.get(i));
         }
-        requireOnCurves(vk, proofs, names); // made with Proof's constructor, perhaps: no reader checked them
-        return verifyBatch(vk, proofs, random, names, names);
+        requireOnCurves(vk.curve(), proofs, names); // made with Proof's constructor, perhaps: no reader checked them
+        return verifyBatch(vk, proofs, random, names);
     }
 
     /**
-     * verifyBatch; the pairings check that every B is in G2; bNames (the proofs' files, or "proof
-     * i") for the message when one is not, matchNames (with the public signals' files) when a proof
-     * does not fit the key.
+     * verifyBatch of proofs that fit the key (requireMatch); the pairings check that every B is in
+     * G2, bNames (the proofs' files, or "proof i") for the message when one is not.
      */
-    private static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random, List<String> bNames,
-            List<String> matchNames) {
-        Validate.notNull(proofs, "proofs");
-        for (int i = 0; i < proofs.size(); i++) {
-            requireMatch(vk, proofs.get(i), matchNames.get(i));
-        }
+    private static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random, List<String> bNames) {
         List<Integer> invalid = new ArrayList<>();
         int[] products = {0};
         bisect(vk, proofs, 0, proofs.size(), random, invalid, products, bNames);

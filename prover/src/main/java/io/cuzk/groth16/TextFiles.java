@@ -29,10 +29,15 @@ public final class TextFiles {
             throw InputFile.reasoned(e);
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            return utf8(bytes);
         } catch (CharacterCodingException e) {
             throw new FormatException(file.toString(), null, "not JSON: not UTF-8 text (a binary file?)");
         }
+    }
+
+    /** Bytes as UTF-8 text, strictly: malformed bytes are refused, never replaced. */
+    public static String utf8(byte[] bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
     }
 }

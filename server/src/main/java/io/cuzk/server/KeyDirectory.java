@@ -231,8 +231,7 @@ final class KeyDirectory implements AutoCloseable {
     /** input.json's bytes as text: UTF-8, as a file's (TextFiles), never with malformed bytes replaced. */
     static String utf8(byte[] bytes) {
         try {
-            return java.nio.charset.StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return io.cuzk.groth16.TextFiles.utf8(bytes);
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new io.cuzk.witness.WitnessException("not JSON: not UTF-8 text");
         }

@@ -136,12 +136,6 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         }
     }
 
-    /** The bytes of a .wtns witness of a key of this shape (as snarkjs and WitnessCalculator write it). */
-    static long wtnsBytes(ProvingKey.Shape shape) {
-        long n8 = 32; // a scalar of either curve
-        return 4 + 4 + 4 + (4 + 8 + 4 + n8 + 4) + (4 + 8) + n8 * shape.nVars();
-    }
-
     /** Why the spec's partition format is not one this daemon reads; null when it is. */
     static String formatProblem(JobSpec spec) {
         return spec.getFormat() == io.cuzk.api.v1.PartitionFormat.UNRECOGNIZED ? "unknown partition format " + spec.getFormatValue()
@@ -258,7 +252,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                 }
                 // the limit on a job's witnesses holds for those the daemon calculates too: known
                 // before any is, from the key's shape (a few hundred bytes of input can make MiBs)
-                long each = wtnsBytes(entry.shape);
+                long each = io.cuzk.witness.WitnessCalculator.wtnsBytes(32, entry.shape.nVars()); // a scalar of either curve: 32 bytes
                 if (each * n > limits.maxWitnessBytes()) {
                     throw status(io.grpc.Status.RESOURCE_EXHAUSTED, "the job's " + n + " witnesses, calculated from its inputs, would take "
                             + each * n + " bytes (" + each + " each): more than the daemon's limit of " + limits.maxWitnessBytes() + " bytes");

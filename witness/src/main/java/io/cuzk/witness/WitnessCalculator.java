@@ -422,7 +422,7 @@ public final class WitnessCalculator {
     /** The witness of the inputs as a .wtns file (version 2: the prime, then the values little-endian). */
     public synchronized byte[] wtns(Map<String, List<BigInteger>> inputs) {
         int n8 = 4 * n32;
-        long bytes = 4 + 4 + 4 + (4 + 8 + 4 + n8 + 4) + (4 + 8) + (long) witnessSize * n8;
+        long bytes = wtnsBytes(n8, witnessSize);
         if (witnessSize < 1 || bytes > Integer.MAX_VALUE - 8) { // the most one Java array holds
             throw new WitnessException(name + ": a witness of " + witnessSize + " signals of " + n8 + " bytes: more than one .wtns buffer "
                     + "holds (2 GiB)");
@@ -440,6 +440,14 @@ public final class WitnessCalculator {
             b.put(memory.readBytes(sharedStart, n8));
         }
         return b.array();
+    }
+
+    /**
+     * The size of a .wtns (version 2, as snarkjs writes it) of this many values of n8 bytes: its
+     * header, the prime's section, the values' section.
+     */
+    public static long wtnsBytes(int n8, long values) {
+        return 4 + 4 + 4 + (4 + 8 + 4 + n8 + 4) + (4 + 8) + values * n8;
     }
 
     private void putNumber(ByteBuffer b, BigInteger v) {

@@ -25,7 +25,7 @@ final class ExportCommands {
             CommandSpec spec = Specs.command("export-vk", "Writes a proving key's verification key as `snarkjs zkey export "
                     + "verificationkey` does (same arguments and JSON, e(alpha, beta) included).");
             spec.addPositional(Specs.positional(0, "<circuit.zkey>", Path.class, "the proving key (snarkjs .zkey, Groth16)"));
-            spec.addPositional(Specs.positional(1, "<verification_key.json>", Path.class, "where the verification key goes"));
+            spec.addPositional(Specs.outputFile(1, "<verification_key.json>", "where the verification key goes"));
             return spec;
         }
 
@@ -89,9 +89,16 @@ final class ExportCommands {
                     + "]";
         }
 
-        /** A number as the proof's reader took it: decimal digits or 0x and hexadecimal ones (a string), or a JSON integer. */
+        /**
+         * A number as the proof's reader took it: decimal digits or 0x and hexadecimal ones (a
+         * string), or a JSON number, whose value is JSON.parse's double (an integer, as the reader
+         * checked: 1e0 is 1).
+         */
         private static String hex(com.fasterxml.jackson.databind.JsonNode n) {
-            String s = n.asText().trim();
+            if (n.isNumber()) {
+                return hex(new java.math.BigDecimal(n.asDouble()).toBigIntegerExact());
+            }
+            String s = n.asText();
             return hex(s.startsWith("0x") ? new BigInteger(s.substring(2), 16) : new BigInteger(s));
         }
 

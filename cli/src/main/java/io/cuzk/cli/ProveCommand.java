@@ -26,8 +26,8 @@ final class ProveCommand implements CliCommand {
         spec.addPositional(Specs.positional(0, "<circuit.zkey>", Path.class, "the proving key (snarkjs .zkey, Groth16)"));
         spec.addPositional(Specs.positional(1, "<witness.wtns>", Path.class, "the witness (snarkjs .wtns); with --server also "
                 + "circom's input.json, whose witness the daemon calculates with the key's circuit (NAME.wasm beside NAME.zkey)"));
-        spec.addPositional(Specs.positional(2, "<proof.json>", Path.class, "where the proof goes"));
-        spec.addPositional(Specs.positional(3, "<public.json>", Path.class, "where the public signals go"));
+        spec.addPositional(Specs.outputFile(2, "<proof.json>", "where the proof goes"));
+        spec.addPositional(Specs.outputFile(3, "<public.json>", "where the public signals go"));
         Backends.addOptions(spec);
         spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
         spec.addOption(Specs.flag("--map-key", "map the key file instead of reading it into memory: a few percent faster, but "

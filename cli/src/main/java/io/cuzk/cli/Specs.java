@@ -10,6 +10,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The command line's options, declared through picocli's model API: picocli parses them and writes
@@ -22,9 +23,26 @@ final class Specs {
 
     /**
      * Paths are converted here: picocli's own converter for them calls Paths.get reflectively,
-     * whose first use makes the JDK generate a method accessor (several ms of a start).
+     * whose first use makes the JDK generate a method accessor (several ms of a start). An empty
+     * one is refused (Path.of would make it the working folder).
      */
-    private static final ITypeConverter<Path> PATH = Path::of;
+    private static final ITypeConverter<Path> PATH = Specs::path;
+
+    /** A file to be written: a path, and not one ending in / (which names a folder). */
+    private static final ITypeConverter<Path> OUTPUT_FILE = s -> {
+        Path p = path(s);
+        if (s.endsWith("/")) {
+            throw new TypeConversionException("'".concat(s).concat("' ends with /, which names a folder: expected a file's name"));
+        }
+        return p;
+    };
+
+    private static Path path(String s) {
+        if (s.isEmpty()) {
+            throw new TypeConversionException("an empty path");
+        }
+        return Path.of(s);
+    }
 
     /** The builder's converters for its type: ours for paths, picocli's for the rest. */
     private static OptionSpec.Builder converted(OptionSpec.Builder b, Class<?> type) {
@@ -111,6 +129,12 @@ final class Specs {
         return converted(PositionalParamSpec.builder().index(Integer.toString(index)).arity("1").required(true).paramLabel(label)
                 .type(type), type)
                 .description(description).build();
+    }
+
+    /** The positional parameter at index, required: a file the command writes. */
+    static PositionalParamSpec outputFile(int index, String label, String description) {
+        return PositionalParamSpec.builder().index(Integer.toString(index)).arity("1").required(true).paramLabel(label).type(Path.class)
+                .converters(OUTPUT_FILE).description(description).build();
     }
 
     /** Optional positional paths from index on, as many as given (their value: a list, or null when none). */

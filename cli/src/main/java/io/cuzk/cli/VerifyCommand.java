@@ -41,7 +41,7 @@ final class VerifyCommand implements CliCommand {
         spec.addPositional(Specs.positional(2, "<proof.json>", Path.class, "the proof"));
         spec.addPositional(Specs.positionalPaths(3, "<public.json> <proof.json>",
                 "more proofs of the same key, each as its public signals and its proof: all in one batch"));
-        spec.addOption(Specs.flag("-q", "--quiet", "print nothing: the exit status says it"));
+        spec.addOption(Specs.flag("-q", "--quiet", "print nothing on standard output: the exit status says it (errors still go to standard error)"));
         return spec;
     }
 
@@ -107,9 +107,9 @@ final class VerifyCommand implements CliCommand {
             if (result.valid()) {
                 root.out.println("OK! (".concat(Integer.toString(proofs.size())).concat(" proofs)"));
             } else {
-                for (int i : result.invalid()) {
+                for (int i : result.invalid()) { // numbered as given, from 1: the same files may come twice
                     Groth16Verifier.ProofJson p = proofs.get(i);
-                    root.out.println("Invalid proof: " + p.proofName() + " (public signals " + p.publicName() + ")");
+                    root.out.println("Invalid proof " + (i + 1) + ": " + p.proofName() + " (public signals " + p.publicName() + ")");
                 }
                 root.out.println(result.invalid().size() + " of " + proofs.size() + " proofs are invalid");
             }

@@ -46,7 +46,7 @@ final class WitnessCommands {
             spec.addPositional(Specs.positional(0, "calculate", String.class, "the action: calculate"));
             spec.addPositional(Specs.positional(1, "<circuit.wasm>", Path.class, "the circuit as circom compiles it to WebAssembly"));
             spec.addPositional(Specs.positional(2, "<input.json>", Path.class, "the input signals"));
-            spec.addPositional(Specs.positional(3, "<witness.wtns>", Path.class, "where the witness goes"));
+            spec.addPositional(Specs.outputFile(3, "<witness.wtns>", "where the witness goes"));
             return spec;
         }
 
@@ -83,8 +83,8 @@ final class WitnessCommands {
             spec.addPositional(Specs.positional(0, "<input.json>", Path.class, "the input signals"));
             spec.addPositional(Specs.positional(1, "<circuit.wasm>", Path.class, "the circuit as circom compiles it to WebAssembly"));
             spec.addPositional(Specs.positional(2, "<circuit.zkey>", Path.class, "the proving key (snarkjs .zkey, Groth16)"));
-            spec.addPositional(Specs.positional(3, "<proof.json>", Path.class, "where the proof goes"));
-            spec.addPositional(Specs.positional(4, "<public.json>", Path.class, "where the public signals go"));
+            spec.addPositional(Specs.outputFile(3, "<proof.json>", "where the proof goes"));
+            spec.addPositional(Specs.outputFile(4, "<public.json>", "where the public signals go"));
             Backends.addOptions(spec);
             spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
             return spec;

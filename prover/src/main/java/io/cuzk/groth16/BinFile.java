@@ -178,7 +178,7 @@ final class BinFile {
 
     static String label(Map<Integer, String> names, int id) {
         String n = names.get(id);
-        return "section " + id + (n == null ? "" : " (" + n + ")");
+        return "section " + Integer.toUnsignedString(id) + (n == null ? "" : " (" + n + ")");
     }
 
     String label(int id) {

@@ -162,7 +162,10 @@ public final class OutputFiles {
         }
     }
 
-    /** Where target's bytes go: target itself, or the file it links to. Refuses what is not a regular file. */
+    /**
+     * Where target's bytes go: target itself, or the file it links to. Refuses what is not a
+     * regular file, and a file that exists and may not be written.
+     */
     private static Path destination(Path target) throws IOException {
         BasicFileAttributes a;
         try {
@@ -177,7 +180,13 @@ public final class OutputFiles {
             throw new FileSystemException(target.toString(), null, "is not a regular file (a pipe, a device or a socket): outputs are "
                     + "written to a temporary file and renamed over their target, which would replace it");
         }
-        return Files.isSymbolicLink(target) ? target.toRealPath() : target;
+        Path dest = Files.isSymbolicLink(target) ? target.toRealPath() : target;
+        if (!Files.isWritable(dest)) {
+            // renaming over it would replace a file its owner made read-only, as no other writer does
+            throw new FileSystemException(target.toString(), null, "cannot be written: permission denied (the file exists and is not "
+                    + "writable)");
+        }
+        return dest;
     }
 
     /**

@@ -120,7 +120,8 @@ public final class ProvingKey implements AutoCloseable {
         int domainSize = u32(name, g, pos + 8, gl);
         pos += 12;
         if (nVars < 1 || nPublic < 0 || nPublic >= nVars) {
-            throw new FormatException(name, gl, "inconsistent sizes: " + nVars + " variables, " + nPublic + " public");
+            throw new FormatException(name, gl, "inconsistent sizes: " + Integer.toUnsignedString(nVars) + " variables, "
+                    + Integer.toUnsignedString(nPublic) + " public");
         }
         if (domainSize < 1 || Integer.bitCount(domainSize) != 1 || Integer.numberOfTrailingZeros(domainSize) >= curve.twoAdicity()) {
             throw new FormatException(name, gl, "domain size " + Integer.toUnsignedString(domainSize) + " is not a power of two below 2^"
@@ -331,7 +332,7 @@ public final class ProvingKey implements AutoCloseable {
 
     private static BigInteger leInt(String name, MemorySegment s, long pos, int n, String section) {
         if (n <= 0 || n > 64 || pos + n > s.byteSize()) {
-            throw new FormatException(name, section, "truncated or malformed field size " + n + " at byte " + pos);
+            throw new FormatException(name, section, "truncated or malformed field size " + Integer.toUnsignedString(n) + " at byte " + pos);
         }
         byte[] le = s.asSlice(pos, n).toArray(ValueLayout.JAVA_BYTE);
         byte[] be = new byte[n + 1];

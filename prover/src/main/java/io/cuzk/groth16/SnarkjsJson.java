@@ -65,24 +65,42 @@ final class SnarkjsJson {
 
     static void requireGroth16(String name, Json root) {
         Json p = root.get("protocol");
-        if (p != null && !"groth16".equals(p.asText())) {
-            throw new FormatException(name, "protocol", "\"" + p.asText() + "\": only groth16 is supported");
+        if (p != null && !(p.isTextual() && "groth16".equals(p.asText()))) {
+            throw new FormatException(name, "protocol", abbreviate(p.toString()) + ": only groth16 is supported");
         }
     }
 
     /** A decimal string (or JSON integer, or a 0x string of hexadecimal digits) in [0, bound). */
     static BigInteger number(String name, String field, Json n, BigInteger bound, String boundName) {
         String s = digits(name, field, n);
-        BigInteger v = isHex(s) ? new BigInteger(s.substring(2), 16) : new BigInteger(s);
-        if (v.compareTo(bound) >= 0) {
+        BigInteger v = value(s);
+        if (v == null || v.compareTo(bound) >= 0) {
             throw new FormatException(name, field, abbreviate(s) + " is not below " + boundName);
         }
         return v;
     }
 
     /**
-     * The text of a decimal string (or JSON integer): 1 to 200 ASCII digits, or 0x and 1 to 200
-     * hexadecimal digits (snarkjs reads both: its unstringifyBigInts), else a FormatException.
+     * The value of ASCII digits, or of 0x and hexadecimal digits (either of any length: leading
+     * zeros are dropped first); null when more than 200 digits are left, which no bound here
+     * reaches (so that a huge number costs no BigInteger parse).
+     */
+    private static BigInteger value(String s) {
+        boolean hex = isHex(s);
+        int i = hex ? 2 : 0;
+        while (i < s.length() - 1 && s.charAt(i) == '0') {
+            i++;
+        }
+        if (s.length() - i > 200) {
+            return null;
+        }
+        return new BigInteger(s.substring(i), hex ? 16 : 10);
+    }
+
+    /**
+     * The text of a decimal string (or JSON integer): ASCII digits, or 0x and hexadecimal digits
+     * (snarkjs reads both: its unstringifyBigInts, which takes nothing else, blanks included:
+     * /^[0-9]+$/ and /^0x[0-9a-fA-F]+$/), else a FormatException.
      */
     private static String digits(String name, String field, Json n) {
         if (n == null || !(n.isTextual() || n.isNumber())) {
@@ -93,21 +111,21 @@ final class SnarkjsJson {
             throw new FormatException(name, field, abbreviate(n.asText()) + " is not an integer (as JSON.parse reads it, which snarkjs uses)");
         }
         if (!decimalDigits(s) && !isHex(s)) {
-            throw new FormatException(name, field, "\"" + abbreviate(s) + "\" is not a non-negative decimal number (or 0x and hexadecimal "
-                    + "digits)");
+            throw new FormatException(name, field, (n.isNumber() ? abbreviate(s) : abbreviate(n.toString()))
+                    + " is not a non-negative decimal number (or 0x and hexadecimal digits)");
         }
         return s;
     }
 
     /**
-     * A string's text, blanks around it dropped; a JSON number's value as snarkjs has it:
+     * A string's text as it is; a JSON number's value as snarkjs has it:
      * JSON.parse makes it a double (an integer past 2^53 written without quotes is rounded, 3e2 is
      * 300), whose exact value BigInt takes, in decimal digits; null for a number that is no
      * integer (BigInt refuses it).
      */
     private static String text(Json n) {
         if (!n.isNumber()) {
-            return n.asText().trim();
+            return n.asText();
         }
         if (n.isIntegralNumber() && n.asText().length() <= 15) { // below 2^53: the double is the number
             return n.asText();
@@ -116,10 +134,10 @@ final class SnarkjsJson {
         return Double.isFinite(d) && d == Math.rint(d) ? new java.math.BigDecimal(d).toBigIntegerExact().toString() : null;
     }
 
-    /** 0x and 1 to 200 hexadecimal digits (the lower-case x only, as snarkjs's reader takes them). */
+    /** 0x and hexadecimal digits (the lower-case x only, as snarkjs's reader takes them). */
     static boolean isHex(String s) {
         int n = s.length();
-        if (n < 3 || n > 202 || s.charAt(0) != '0' || s.charAt(1) != 'x') {
+        if (n < 3 || s.charAt(0) != '0' || s.charAt(1) != 'x') {
             return false;
         }
         for (int i = 2; i < n; i++) {
@@ -130,10 +148,10 @@ final class SnarkjsJson {
         return true;
     }
 
-    /** 1 to 200 ASCII digits (what a BigInteger of this size may be read from). */
+    /** One or more ASCII digits. */
     private static boolean decimalDigits(String s) {
         int n = s.length();
-        if (n == 0 || n > 200) {
+        if (n == 0) {
             return false;
         }
         for (int i = 0; i < n; i++) {
@@ -161,7 +179,7 @@ final class SnarkjsJson {
                 return Point.infinity(curve, Group.G1);
             }
             if (!isOne(z)) {
-                throw new FormatException(name, field, "z = " + abbreviate(n.get(2).asText().trim())
+                throw new FormatException(name, field, "z = " + abbreviate(n.get(2).asText())
                         + ": expected an affine point (z = 1, or z = 0 for infinity)");
             }
         }
@@ -210,8 +228,8 @@ final class SnarkjsJson {
             return w;
         }
         if (s != null && isHex(s)) {
-            BigInteger v = new BigInteger(s.substring(2), 16);
-            if (v.compareTo(curve.p()) < 0) {
+            BigInteger v = value(s);
+            if (v != null && v.compareTo(curve.p()) < 0) {
                 for (int k = 0; k < w.length; k++) {
                     w[k] = v.shiftRight(64 * k).longValue();
                 }
@@ -326,7 +344,7 @@ final class SnarkjsJson {
         try {
             return Codec.decode(curve, group, e, encoded, checks);
         } catch (InvalidPointException ex) {
-            throw new FormatException(name, field, "not a valid " + curve.cliName() + " " + group + " point: " + ex.getMessage());
+            throw new FormatException(name, field, "not a valid " + curve.cliName() + " " + group + " point: " + ex.reason());
         }
     }
 
@@ -336,20 +354,46 @@ final class SnarkjsJson {
         requireGroth16(name, root);
         Curve curve = curve(name, root);
         Json ic = root.get("IC");
-        if (ic == null || !ic.isArray() || ic.isEmpty()) {
-            throw new FormatException(name, "IC", "missing: expected the IC points");
+        if (ic == null || !ic.isArray()) {
+            throw new FormatException(name, "IC", (ic == null ? "missing" : "not an array") + ": expected the IC points (G1), one for the "
+                    + "constant 1 and one per public signal");
+        }
+        if (ic.isEmpty()) {
+            throw new FormatException(name, "IC", "empty: expected one point for the constant 1 and one per public signal");
         }
         Json np = root.get("nPublic");
-        if (np != null && (!np.canConvertToInt() || np.asInt() != ic.size() - 1)) {
-            throw new FormatException(name, "nPublic", np + " public signals, but " + ic.size() + " IC points (expected one more)");
+        if (np != null) { // snarkjs's verify never reads it; a file that contradicts itself is refused
+            String n = np.isNumber() ? text(np) : null;
+            if (n == null) {
+                throw new FormatException(name, "nPublic", abbreviate(np.toString()) + " is not a whole number (a JSON number)");
+            }
+            if (!n.equals(Integer.toString(ic.size() - 1))) {
+                throw new FormatException(name, "nPublic", abbreviate(n) + " public signal" + (n.equals("1") ? "" : "s") + ", but IC holds "
+                        + ic.size() + " point" + (ic.size() == 1 ? "" : "s") + " (one for the constant 1 and one per public signal)");
+            }
         }
         List<Point> points = new ArrayList<>();
         for (int i = 0; i < ic.size(); i++) {
             points.add(g1(name, "IC[" + i + "]", ic.get(i), curve));
         }
-        return new VerificationKey(curve, ic.size() - 1, g1(name, "vk_alpha_1", root.get("vk_alpha_1"), curve),
-                g2(name, "vk_beta_2", root.get("vk_beta_2"), curve), g2(name, "vk_gamma_2", root.get("vk_gamma_2"), curve),
-                g2(name, "vk_delta_2", root.get("vk_delta_2"), curve), points);
+        Point alpha = finite(name, "vk_alpha_1", g1(name, "vk_alpha_1", root.get("vk_alpha_1"), curve));
+        Point beta = finite(name, "vk_beta_2", g2(name, "vk_beta_2", root.get("vk_beta_2"), curve));
+        Point gamma = finite(name, "vk_gamma_2", g2(name, "vk_gamma_2", root.get("vk_gamma_2"), curve));
+        Point delta = finite(name, "vk_delta_2", g2(name, "vk_delta_2", root.get("vk_delta_2"), curve));
+        return new VerificationKey(curve, ic.size() - 1, alpha, beta, gamma, delta, points);
+    }
+
+    /**
+     * A key point that must not be the point at infinity: no setup makes one, and with alpha, beta,
+     * gamma or delta at infinity proofs of any public signals can be made to verify (gamma's
+     * unbinds the public signals, for instance); snarkjs's verify answers such proofs invalid.
+     */
+    private static Point finite(String name, String field, Point p) {
+        if (p.isInfinity()) {
+            throw new FormatException(name, field, "the point at infinity: no setup makes it, and with it proofs of any public signals "
+                    + "would verify");
+        }
+        return p;
     }
 
     /** proof.json with its public.json. */
@@ -377,19 +421,22 @@ final class SnarkjsJson {
         Json root = tree(proofName, proofJson);
         requireGroth16(proofName, root);
         Curve curve;
+        Json field = root.get("curve");
+        Curve named = field != null && field.isTextual() ? curveNamed(field.asText()) : null;
         if (keyCurve != null) {
             // snarkjs reads the points on the key's curve and never looks at the proof's field;
             // one that names the other curve is said, the rest (none, null, a name no one knows) ignored
-            Json field = root.get("curve");
-            Curve named = field != null && field.isTextual() ? curveNamed(field.asText()) : null;
             if (named != null && named != keyCurve) {
                 throw new IllegalArgumentException(proofName + " is a " + named.snarkjsName() + " proof, the verification key is for "
                         + keyCurve.snarkjsName());
             }
             curve = keyCurve;
-        } else if (root.get("curve") == null) {
-            // no curve field (snarkjs's verify and soliditycalldata never read it): the curve its
-            // points lie on, BN254's tried first (a point of one curve is not on the other but by chance)
+        } else if (named == null) {
+            if (root.get("pi_a") == null && root.get("pi_b") == null && root.get("pi_c") == null) {
+                throw new FormatException(proofName, null, "not a proof: it has no pi_a, pi_b or pi_c");
+            }
+            // no curve field, or one naming no curve (snarkjs's verify and soliditycalldata never
+            // read it): the curve its points lie on, BN254's tried first (a point of one curve is not on the other but by chance)
             try {
                 return proof(proofName, proofJson, publicName, publicJson, bInG2, Curve.BN254);
             } catch (FormatException bn) {
@@ -402,12 +449,13 @@ final class SnarkjsJson {
                     if (!proofName.equals(bls.file())) {
                         throw bls;
                     }
-                    throw new FormatException(proofName, "curve", "missing, and the points are on neither curve (as bn128: "
+                    String label = field == null ? "missing" : abbreviate(field.toString()) + " names no curve cuzk knows";
+                    throw new FormatException(proofName, "curve", label + ", and the points are on neither curve (as bn128: "
                             + bn.getMessage() + "; as bls12381: " + bls.getMessage() + ")");
                 }
             }
         } else {
-            curve = curve(proofName, root);
+            curve = named;
         }
         Point a = g1(proofName, "pi_a", root.get("pi_a"), curve);
         Point b = g2(proofName, "pi_b", root.get("pi_b"), curve,

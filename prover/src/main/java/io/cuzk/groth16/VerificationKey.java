@@ -20,8 +20,13 @@ import org.apache.commons.lang3.Validate;
 public record VerificationKey(Curve curve, int nPublic, Point alpha1, Point beta2, Point gamma2, Point delta2, List<Point> ic) {
     public VerificationKey {
         Validate.notNull(curve, "curve");
+        Validate.noNullElements(new Point[] {alpha1, beta2, gamma2, delta2}, "alpha, beta, gamma and delta are required");
         ic = List.copyOf(ic);
         Validate.isTrue(ic.size() == nPublic + 1, "%d IC points for %d public signals: expected %d", ic.size(), nPublic, nPublic + 1);
+        // at infinity, any of them lets proofs of any public signals verify (as the reader says)
+        Validate.isTrue(!alpha1.isInfinity() && !beta2.isInfinity() && !gamma2.isInfinity() && !delta2.isInfinity(),
+                "alpha, beta, gamma and delta must not be the point at infinity: with one of them there, proofs of any public signals "
+                        + "would verify");
     }
 
     /** The verification key of a proving key (what {@code snarkjs zkey export verificationkey} writes). */

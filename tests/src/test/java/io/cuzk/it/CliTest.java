@@ -88,6 +88,28 @@ class CliTest {
         assertFalse(Cli.withInput("", "frobnicate").err().contains("snarkjs"), "no hint for a word snarkjs does not use");
     }
 
+    /**
+     * An output file's name ending in / names a folder (snarkjs: EISDIR), and an empty path names
+     * nothing: usage errors naming the argument, nothing written or made.
+     */
+    @Test
+    void folderNamesAndEmptyPathsAreNoFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        String zkey = LauncherIT.repo().resolve("samples/poseidon-bn254/circuit.zkey").toString();
+        Cli.Result r = Cli.run("export-vk", zkey, tmp.resolve("out") + "/");
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("<verification_key.json>") && r.err().contains("ends with /, which names a folder"), r.err());
+        assertFalse(java.nio.file.Files.exists(tmp.resolve("out")));
+        r = Cli.run("prove", zkey, zkey, tmp.resolve("p") + "/", tmp.resolve("public.json").toString());
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("<proof.json>") && r.err().contains("ends with /"), r.err());
+        r = Cli.run("export-vk", zkey, "");
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("an empty path"), r.err());
+        r = Cli.run("verify", "", "public.json", "proof.json");
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("<verification_key.json>") && r.err().contains("an empty path"), r.err());
+    }
+
     @Test
     void demoChecksItsOwnAnswer() {
         Cli.Result r = Cli.withInput("", "msm-demo", "--log-size", "10", "--curve", "bn254", "--group", "g2");

@@ -72,7 +72,7 @@ class Groth16VerifierTest {
             batchArgs.add(caseDir.resolve("public.json").toString());
             batchArgs.add(caseDir.resolve("proof.json").toString());
             if (!c.get("valid").asBoolean()) {
-                invalidLines.add("Invalid proof: " + caseDir.resolve("proof.json") + " (public signals " + caseDir.resolve("public.json") + ")");
+                invalidLines.add("Invalid proof " + (proofs.size() + 1) + ": " + caseDir.resolve("proof.json") + " (public signals " + caseDir.resolve("public.json") + ")");
             }
             Path proofFile = tmp.resolve("proof.json"), publicFile = tmp.resolve("public.json");
             Files.writeString(proofFile, c.get("proof").toString());
@@ -280,6 +280,66 @@ class Groth16VerifierTest {
         Files.writeString(proofFile, zeros.toString());
         Files.writeString(publicFile, pub.toString());
         assertEquals(0, Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString()).status(), "leading zeros");
+        // numbers as snarkjs's reader takes them and no more: a blank or a control character
+        // around the digits makes no number (snarkjs: invalid, where trimming them said OK), while
+        // any count of leading zeros is still the number (snarkjs: OK), and a long one is too large
+        com.fasterxml.jackson.databind.node.ArrayNode blank = pub.deepCopy();
+        blank.set(0, " " + pub.get(0).asText());
+        expectMalformed(vkFile, blank.toString(), proof.toString(), "[0]", "is not a non-negative decimal number");
+        com.fasterxml.jackson.databind.node.ObjectNode nul = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) nul.get("pi_a")).set(0, proof.get("pi_a").get(0).asText() + "\u0000");
+        expectMalformed(vkFile, pub.toString(), nul.toString(), "pi_a[0]", "is not a non-negative decimal number");
+        com.fasterxml.jackson.databind.node.ArrayNode huge = pub.deepCopy();
+        huge.set(0, "9".repeat(1000));
+        expectMalformed(vkFile, huge.toString(), proof.toString(), "[0]", "is not below");
+        com.fasterxml.jackson.databind.node.ArrayNode padded = pub.deepCopy();
+        padded.set(0, "0".repeat(300) + pub.get(0).asText());
+        padded.set(pub.size() - 1, "0x" + "0".repeat(300) + new java.math.BigInteger(pub.get(pub.size() - 1).asText()).toString(16));
+        com.fasterxml.jackson.databind.node.ObjectNode paddedProof = proof.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) paddedProof.get("pi_c")).set(1, "0".repeat(300) + proof.get("pi_c").get(1).asText());
+        Files.writeString(proofFile, paddedProof.toString());
+        Files.writeString(publicFile, padded.toString());
+        Cli.Result paddedOk = Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+        assertEquals(0, paddedOk.status(), "300 leading zeros: " + paddedOk.out() + paddedOk.err());
+        assertTrue(Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString()).out().contains("OK!"),
+                "snarkjs reads them alike");
+        // a key with alpha, beta, gamma or delta at infinity (with one there, proofs of any public
+        // signals verify: gamma's unbinds them) is malformed; so is an nPublic that contradicts IC
+        // or is no number, while 5.0 is 5 to JSON.parse
+        JsonNode vkJson = JSON.readTree(vkFile.toFile());
+        Path otherKey = tmp.resolve("other-vk.json");
+        Files.writeString(proofFile, proof.toString());
+        Files.writeString(publicFile, pub.toString());
+        for (String field : List.of("vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2")) {
+            com.fasterxml.jackson.databind.node.ObjectNode degenerate = vkJson.deepCopy();
+            if (field.endsWith("_1")) {
+                degenerate.putArray(field).add("0").add("1").add("0");
+            } else {
+                com.fasterxml.jackson.databind.node.ArrayNode q = degenerate.putArray(field);
+                q.addArray().add("0").add("0");
+                q.addArray().add("1").add("0");
+                q.addArray().add("0").add("0");
+            }
+            Files.writeString(otherKey, degenerate.toString());
+            Cli.Result r = Cli.run("verify", otherKey.toString(), publicFile.toString(), proofFile.toString());
+            assertEquals(2, r.status(), field + ": " + r.out() + r.err());
+            assertTrue(r.err().contains(field + ": the point at infinity"), r.err());
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode wrongCount = vkJson.deepCopy();
+        wrongCount.put("nPublic", pub.size() + 1);
+        Files.writeString(otherKey, wrongCount.toString());
+        Cli.Result countSaid = Cli.run("verify", otherKey.toString(), publicFile.toString(), proofFile.toString());
+        assertEquals(2, countSaid.status(), countSaid.out() + countSaid.err());
+        assertTrue(countSaid.err().contains("nPublic: " + (pub.size() + 1) + " public signals, but IC holds " + (pub.size() + 1) + " points"),
+                countSaid.err());
+        wrongCount.put("nPublic", Integer.toString(pub.size()));
+        Files.writeString(otherKey, wrongCount.toString());
+        Cli.Result textSaid = Cli.run("verify", otherKey.toString(), publicFile.toString(), proofFile.toString());
+        assertEquals(2, textSaid.status(), textSaid.out() + textSaid.err());
+        assertTrue(textSaid.err().contains("nPublic: \"" + pub.size() + "\" is not a whole number"), textSaid.err());
+        wrongCount.put("nPublic", (double) pub.size());
+        Files.writeString(otherKey, wrongCount.toString());
+        assertEquals(0, Cli.run("verify", otherKey.toString(), publicFile.toString(), proofFile.toString()).status(), wrongCount.toString());
         // a signal >= r
         com.fasterxml.jackson.databind.node.ArrayNode big = pub.deepCopy();
         big.set(0, curve.r().toString());
@@ -377,6 +437,13 @@ class Groth16VerifierTest {
         assertEquals(0, ours.status(), ours.err());
         Node.Result theirs = Node.snarkjs("zkey", "export", "soliditycalldata", publicFile.toString(), proofFile.toString());
         assertEquals(theirs.out().strip(), ours.out().strip(), "calldata of points at infinity");
+        // ... and as bare JSON numbers, 1.0 among them (JSON.parse's 1)
+        atInfinity.putArray("pi_a").add(0).add(1.0).add(0);
+        Files.writeString(proofFile, atInfinity.toString());
+        Cli.Result oursBareInf = Cli.run("export-calldata", publicFile.toString(), proofFile.toString());
+        assertEquals(0, oursBareInf.status(), oursBareInf.err());
+        assertEquals(Node.snarkjs("zkey", "export", "soliditycalldata", publicFile.toString(), proofFile.toString()).out().strip(),
+                oursBareInf.out().strip(), "calldata of bare numbers: " + atInfinity);
     }
 
     /** verify with one of its files unreadable: exit 2, one line naming the file and why. */

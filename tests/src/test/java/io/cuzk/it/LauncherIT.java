@@ -220,6 +220,52 @@ class LauncherIT {
         assertEquals("cuzk msm: out of memory (Java heap space): give the JVM more with CUZK_JAVA_OPTS=-Xmx...", err.strip());
     }
 
+    /**
+     * An output file its owner made read-only is refused and left as it was, as any other writer
+     * leaves it (outputs are written beside their target and renamed over it, which the target's
+     * own permissions would not stop); once writable again, it is written. Root may write any
+     * file, so as root the command runs as nobody (setpriv), in folders nobody owns.
+     */
+    @Test
+    void aReadOnlyOutputIsLeftAsItWas(@TempDir Path work) throws IOException, InterruptedException {
+        boolean root = "root".equals(System.getProperty("user.name"));
+        Path dir = Files.createDirectories(work.resolve("out")), home = Files.createDirectories(work.resolve("home"));
+        Path vk = dir.resolve("verification_key.json");
+        Files.writeString(vk, "precious\n");
+        java.util.List<String> cmd = new java.util.ArrayList<>();
+        if (root) {
+            Files.setPosixFilePermissions(work, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+            for (Path p : new Path[] {dir, home, vk}) {
+                Files.setAttribute(p, "unix:uid", 65534);
+                Files.setAttribute(p, "unix:gid", 65534);
+            }
+            cmd.addAll(java.util.List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+        }
+        Files.setPosixFilePermissions(vk, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+        cmd.addAll(java.util.List.of(repo().resolve("bin/cuzk").toString(), "export-vk",
+                repo().resolve("samples/poseidon-bn254/circuit.zkey").toString(), vk.toString()));
+        for (int run = 0; run < 2; run++) {
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().put("HOME", home.toString());
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            if (run == 0) {
+                assertEquals(1, p.exitValue(), out + err);
+                assertEquals("cuzk export-vk: " + vk + ": cannot be written: permission denied (the file exists and is not writable)",
+                        err.strip());
+                assertEquals("precious\n", Files.readString(vk));
+                assertEquals("r--r--r--", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(vk)));
+                Files.setPosixFilePermissions(vk, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            } else {
+                assertEquals(0, p.exitValue(), out + err);
+                assertEquals(Files.readString(repo().resolve("samples/poseidon-bn254/verification_key.json")).strip(),
+                        Files.readString(vk).strip(), "the sample's verification key, as snarkjs exported it");
+            }
+        }
+    }
+
     @Test
     void msmDemoChecksItself() throws IOException, InterruptedException {
         Process p = start("msm-demo", "--log-size", "12");

@@ -2,7 +2,7 @@
 // snarkjs draws r, then s, with curve.Fr.random(); ffjavascript builds each curve once per process
 // and hands out that same object, so replacing Fr.random on it reaches the prover.
 // Usage: node snarkjs_prove_fixed.mjs <zkey> <wtns> <proof.json> <public.json> <r> <s>
-import fs from 'fs';
+import bfj from 'bfj'; // what snarkjs's command line writes its JSON files with (snarkjs depends on it)
 import * as snarkjs from 'snarkjs';
 
 const [zkey, wtns, proofOut, publicOut, r, s] = process.argv.slice(2);
@@ -15,6 +15,7 @@ curve.Fr.random = () => {
 };
 const { proof, publicSignals } = await snarkjs.groth16.prove(zkey, wtns);
 if (draws.length) throw new Error('snarkjs did not draw r and s through Fr.random');
-fs.writeFileSync(proofOut, JSON.stringify(proof, null, 1));
-fs.writeFileSync(publicOut, JSON.stringify(publicSignals, null, 1));
+// as `snarkjs groth16 prove` writes them (its cli.js: bfj.write with one space a level)
+await bfj.write(proofOut, proof, { space: 1 });
+await bfj.write(publicOut, publicSignals, { space: 1 });
 process.exit(0);

@@ -39,7 +39,7 @@ final class ExportCommands {
                 try (ProvingKey key = ProvingKey.read(zkey)) {
                     json = VerificationKey.of(key).toJson();
                 }
-                OutputFiles.writeTogether(List.of(out), List.of((json + "\n").getBytes(StandardCharsets.UTF_8)));
+                OutputFiles.writeTogether(List.of(out), List.of(json.getBytes(StandardCharsets.UTF_8)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

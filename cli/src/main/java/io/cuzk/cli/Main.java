@@ -267,7 +267,7 @@ public final class Main {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
         String name = cmd.getCommandSpec().qualifiedName();
-        err.println(name + ": " + e.getMessage() + snarkjsHint(args));
+        err.println(name + ": " + printable(e.getMessage()) + snarkjsHint(args));
         err.print(cmd.getHelp().synopsis(0));
         err.println("Try '" + name + " --help' for more information.");
         err.flush();
@@ -278,7 +278,7 @@ public final class Main {
     private static int failure(Main main, CommandLine command, Throwable e) {
         String name = command.getCommandSpec().qualifiedName();
         int status = statusOf(e);
-        String message = messageOf(e);
+        String message = printable(messageOf(e));
         // a native library's message starts with "cuzk: " and says what is missing already
         main.err.println(e instanceof NativeLibraryException ? message : name + ": " + message);
         if (main.verbose) {
@@ -288,6 +288,39 @@ public final class Main {
             main.out.println(JsonErrors.errorJson(status, message));
         }
         return status;
+    }
+
+    /**
+     * A message as one line of plain text: what the user's files bring into it (an input signal's
+     * name, a value, a file name) may hold new lines, terminal escapes or NULs, which are written as
+     * escapes (\n, \t, \\u001b) instead.
+     */
+    static String printable(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean control = c < 0x20 || (c >= 0x7f && c < 0xa0) || c == '\u2028' || c == '\u2029';
+            if (control && b == null) {
+                b = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (b != null) {
+                if (!control) {
+                    b.append(c);
+                } else if (c == '\n') {
+                    b.append("\\n");
+                } else if (c == '\t') {
+                    b.append("\\t");
+                } else if (c == '\r') {
+                    b.append("\\r");
+                } else {
+                    b.append(String.format("\\u%04x", (int) c));
+                }
+            }
+        }
+        return b == null ? s : b.toString();
     }
 
     /** The exit status a failure gets: 1 when the input is at fault, 3 otherwise. */

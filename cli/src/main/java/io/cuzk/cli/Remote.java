@@ -250,8 +250,8 @@ final class Remote {
                         PartitionProof pp = r.result().getProofs(i);
                         OutputFiles.writeTogether(List.of(outDir.resolve("job-" + (j + 1) + "-partition-" + i + "-proof.json"),
                                 outDir.resolve("job-" + (j + 1) + "-partition-" + i + "-public.json")),
-                                List.of((pp.getProofJson() + "\n").getBytes(StandardCharsets.UTF_8),
-                                        (pp.getPublicJson() + "\n").getBytes(StandardCharsets.UTF_8)));
+                                List.of(pp.getProofJson().getBytes(StandardCharsets.UTF_8),
+                                        pp.getPublicJson().getBytes(StandardCharsets.UTF_8)));
                     }
                 }
                 proved += partitions;

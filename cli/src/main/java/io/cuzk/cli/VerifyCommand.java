@@ -118,7 +118,7 @@ final class VerifyCommand implements CliCommand {
     }
 
     private static int malformed(Main root, String message) {
-        root.err.println("cuzk verify: " + message);
+        root.err.println("cuzk verify: " + Main.printable(message));
         return Main.USAGE;
     }
 }

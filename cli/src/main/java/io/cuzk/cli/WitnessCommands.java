@@ -17,12 +17,15 @@ import picocli.CommandLine.ParseResult;
 final class WitnessCommands {
     private WitnessCommands() {}
 
-    /** The witness of input.json, as a .wtns file's bytes; the circuit's log() lines go to err. */
+    /**
+     * The witness of input.json, as a .wtns file's bytes; the circuit's log() lines go to the
+     * standard output, as snarkjs prints them.
+     */
     static byte[] calculate(Main root, Path wasm, Path input) {
         try {
             // a circuit that cannot be loaded names itself; input that does not fit names the signal,
             // and the circuit's own failure its template and line: one line, with the input's file
-            WitnessCalculator w = WitnessCalculator.load(wasm, line -> root.err.println("circuit: " + line));
+            WitnessCalculator w = WitnessCalculator.load(wasm, root.out::println);
             String json = io.cuzk.groth16.TextFiles.read(input);
             try {
                 return w.wtns(json);
@@ -99,7 +102,7 @@ final class WitnessCommands {
             ProveCommand.WitnessSource witness = new ProveCommand.WitnessSource() {
                 @Override
                 public String name() {
-                    return "the witness of " + input.getFileName();
+                    return "the witness of " + input;
                 }
 
                 @Override
@@ -112,7 +115,7 @@ final class WitnessCommands {
                     byte[] wtns = calculate(root, wasm, input);
                     MemorySegment seg = Arena.ofAuto().allocate(wtns.length, 8); // freed with the witness, by the GC
                     MemorySegment.copy(MemorySegment.ofArray(wtns), 0, seg, 0, wtns.length);
-                    return Witness.parse(input.getFileName() + " (its witness)", seg);
+                    return Witness.parse(input + " (its witness)", seg);
                 }
             };
             return ProveCommand.prove(root, Backends.backend(parsed, quiet ? null : root.out), zkey, witness, Specs.positional(parsed, 3),

@@ -239,7 +239,9 @@ public final class OutputFiles {
         if (e instanceof AccessDeniedException) {
             reason = "permission denied";
         } else if (e instanceof NoSuchFileException) {
-            reason = "its folder does not exist";
+            Path dir = target.toAbsolutePath().getParent();
+            // a folder that exists but takes no new files (/proc) says ENOENT too
+            reason = dir != null && Files.isDirectory(dir) ? "its folder takes no new files" : "its folder does not exist";
         } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
             reason = fs.getReason();
         } else {

@@ -54,21 +54,22 @@ public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigIntege
         return SnarkjsJson.proof(proofName, proofJson, publicName, publicJson);
     }
 
-    /** public.json: the public signals as decimal strings. */
+    /** public.json as snarkjs writes it (bfj, one space a level): the public signals as decimal strings. */
     public String publicJson() {
         StringBuilder s = new StringBuilder("[");
         for (int i = 0; i < publicSignals.size(); i++) {
             s.append(i == 0 ? "\n \"" : ",\n \"").append(publicSignals.get(i)).append('"');
         }
-        return s.append(publicSignals.isEmpty() ? "]" : "\n]").toString();
+        return s.append("\n]").toString();
     }
 
     /**
      * Writes proof.json and public.json, both or neither ({@link OutputFiles#writeTogether}): a
-     * failure leaves no proof without its public signals, and no half-written file.
+     * failure leaves no proof without its public signals, and no half-written file. The bytes are
+     * snarkjs's (no new line after the last bracket).
      */
     public void write(Path proofJson, Path publicJson) throws IOException {
-        OutputFiles.writeTogether(List.of(proofJson, publicJson), List.of((proofJson() + "\n").getBytes(StandardCharsets.UTF_8),
-                (publicJson() + "\n").getBytes(StandardCharsets.UTF_8)));
+        OutputFiles.writeTogether(List.of(proofJson, publicJson), List.of(proofJson().getBytes(StandardCharsets.UTF_8),
+                publicJson().getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -21,17 +21,24 @@ public final class TextFiles {
 
     /** The file's text; see the class comment for its failures. */
     public static String read(Path file) throws IOException {
-        InputFile.requireRegular(file); // a folder named; a FIFO refused instead of blocking the read forever
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw InputFile.reasoned(e);
-        }
+        byte[] bytes = bytes(file);
         try {
             return utf8(bytes);
         } catch (CharacterCodingException e) {
             throw new FormatException(file.toString(), null, "not JSON: not UTF-8 text (a binary file?)");
+        }
+    }
+
+    /**
+     * A whole file's bytes (a circuit.wasm, or a file read as text), refused and named as the class
+     * comment says: a folder, a FIFO or a device before it is opened.
+     */
+    public static byte[] bytes(Path file) throws IOException {
+        InputFile.requireRegular(file); // a folder named; a FIFO refused instead of blocking the read forever
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw InputFile.reasoned(e);
         }
     }
 

@@ -223,7 +223,7 @@ final class ServerJob {
     }
 
     static PartitionProof proof(Proof p) {
-        PartitionProof.Builder b = PartitionProof.newBuilder().setProofJson(p.proofJson() + "\n").setPublicJson(p.publicJson() + "\n")
+        PartitionProof.Builder b = PartitionProof.newBuilder().setProofJson(p.proofJson()).setPublicJson(p.publicJson())
                 .setProof(ByteString.copyFrom(raw(p)));
         for (BigInteger s : p.publicSignals()) {
             b.addPublicSignals(s.toString());

@@ -161,8 +161,8 @@ class WitnessCalculatorTest {
             {"[1, 2]", "expected a JSON object of input signals"},
             {"{\"p\": ", "not JSON"},
             // past Jackson's reading limits, which give no line: said, not an internal error
-            {"{\"p\": " + "[".repeat(1100) + "]".repeat(1100) + "}", "not JSON (Document nesting depth (1001) exceeds the maximum allowed (1000))"},
-            {"{\"p\": [" + "9".repeat(5000) + ", 1, 1], \"s\": [1, 1, 1]}", "not JSON (Number value length"},
+            {"{\"p\": " + "[".repeat(1100) + "]".repeat(1100) + "}", "nested deeper than 1000 levels: no input signal has that many dimensions"},
+            {"{\"p\": [" + "9".repeat(5000) + ", 1, 1], \"s\": [1, 1, 1]}", "a number of more than 4096 digits"},
             // anything after the object (two files run together): JSON.parse refuses it, so does snarkjs
             {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]}{\"x\": 1}", "not JSON (more after the input object, at line 1)"},
             {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]} trailing", "not JSON (Unrecognized token 'trailing'"},
@@ -178,8 +178,26 @@ class WitnessCalculatorTest {
             assertTrue(r.err().startsWith("cuzk wtns: ") && r.err().contains(k[1]), k[0] + " -> " + r.err());
             assertFalse(Files.exists(out), "nothing written for " + k[0]);
         }
+        // a signal's name with a new line and a terminal escape in it: still one line, escaped
+        Path in = tmp.resolve("bad.json");
+        Files.writeString(in, "{\"p\\n\\u001b[31m\": 1}");
+        Cli.Result escaped = Cli.run("wtns", "calculate", wasm.toString(), in.toString(), out.toString());
+        assertEquals(1, escaped.status(), escaped.err());
+        assertEquals(1, escaped.err().strip().lines().count(), escaped.err());
+        assertTrue(escaped.err().startsWith("cuzk wtns: " + in + ": input signal p\\n\\u001b[31m: the circuit has no input signal"),
+                escaped.err());
+        // a circuit.wasm that is a folder, or empty: named, one line
+        Files.writeString(in, "{\"p\": [2, 3, 5], \"s\": [7, 11, 13]}");
+        Cli.Result folder = Cli.run("wtns", "calculate", tmp.toString(), in.toString(), out.toString());
+        assertEquals("cuzk wtns: " + tmp + ": is a folder, not a file", folder.err().strip());
+        Path empty = Files.createFile(tmp.resolve("empty.wasm"));
+        Cli.Result none = Cli.run("fullprove", in.toString(), empty.toString(), Circuits.dir(c, "multi_main").resolve("circuit.zkey").toString(), tmp.resolve("p.json").toString(),
+                tmp.resolve("pub.json").toString());
+        assertEquals(1, none.status(), none.err());
+        assertTrue(none.err().strip().endsWith(empty + ": not a WebAssembly module (an empty file)"), none.err());
+        assertFalse(Files.exists(out));
         // values are taken mod r, negative ones too, as snarkjs takes them: p + r equals p
-        Path in = tmp.resolve("mod.json");
+        in = tmp.resolve("mod.json");
         Files.writeString(in, "{\"p\": [\"" + c.r().add(java.math.BigInteger.TWO) + "\", \"0x3\", \"-" + c.r().subtract(java.math.BigInteger
                 .valueOf(5)) + "\"], \"s\": [7, 11, 13]}");
         assertEquals(0, Cli.run("wtns", "calculate", wasm.toString(), in.toString(), out.toString()).status());
@@ -222,6 +240,11 @@ class WitnessCalculatorTest {
             assertEquals(0, r.status(), valid[i] + ": " + r.err());
             assertArrayEquals(Files.readAllBytes(theirs), Files.readAllBytes(ours), valid[i]);
             assertArrayEquals(Files.readAllBytes(theirs), w.wtns(valid[i]), valid[i] + " through the Java API");
+            // the circuit's log() lines as snarkjs prints them: strings and values (a negative one
+            // as p - 1) joined by blanks, an empty log() an empty line, on the standard output
+            assertEquals(s.out(), r.out(), "log() of " + valid[i]);
+            assertEquals(4, r.out().lines().count(), r.out());
+            assertTrue(r.out().lines().toList().get(1).equals(c.r().subtract(java.math.BigInteger.ONE).toString()), r.out());
         }
         String[][] refused = {
             {"{\"a\": \"x\", \"m\": [1, 2, 3, 4, 5, 6], \"v\": [2, 9]}", "input signal a: \"x\" is not an integer"},

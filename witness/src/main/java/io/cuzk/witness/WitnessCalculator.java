@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,11 +90,15 @@ public final class WitnessCalculator {
          * off.
          */
         public static Circuit load(Path wasm) throws IOException {
-            return of(wasm.toString(), Files.readAllBytes(wasm));
+            return of(wasm.toString(), io.cuzk.groth16.TextFiles.bytes(wasm));
         }
 
         /** Parses and compiles a circuit.wasm's bytes (see {@link #load}); name is for messages. */
         public static Circuit of(String name, byte[] wasm) {
+            if (wasm.length < 8 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
+                throw new WitnessException(name + ": not a WebAssembly module (" + (wasm.length == 0 ? "an empty file" : "it does not start "
+                        + "with the bytes 00 61 73 6d, \"\\0asm\"") + ")");
+            }
             if (Boolean.getBoolean("cuzk.witness.interpret")) {
                 return new Circuit(name, parse(name, wasm), null, false);
             }
@@ -189,7 +192,11 @@ public final class WitnessCalculator {
                     }
                     return null;
                 }),
-                new HostFunction("runtime", "showSharedRWMemory", voidToVoid, (inst, args) -> null)).build();
+                new HostFunction("runtime", "showSharedRWMemory", voidToVoid, (inst, args) -> {
+                    // a value log() prints: the shared memory's number, in decimal as circom's runtime prints it
+                    line.append(line.isEmpty() ? "" : " ").append(readNumber());
+                    return null;
+                })).build();
         try {
             Instance.Builder b = Instance.builder(module).withImportValues(imports);
             if (machines != null) {
@@ -228,7 +235,7 @@ public final class WitnessCalculator {
 
     /** The calculator of a circuit.wasm, giving log each line the circuit logs. */
     public static WitnessCalculator load(Path wasm, Consumer<String> log) throws IOException {
-        return of(wasm.toString(), Files.readAllBytes(wasm), log);
+        return of(wasm.toString(), io.cuzk.groth16.TextFiles.bytes(wasm), log);
     }
 
     /** The calculator of a circuit.wasm's bytes; name is for messages. */
@@ -270,6 +277,15 @@ public final class WitnessCalculator {
             if (p.nextToken() != null) { // JSON.parse refuses anything after the value but blanks, as snarkjs does
                 throw new WitnessException("not JSON (more after the input object, at line " + p.currentLocation().getLineNr() + ")");
             }
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            if (e.getOriginalMessage().contains("nesting depth")) { // JSON, but deeper than any circuit's input
+                throw new WitnessException("nested deeper than 1000 levels: no input signal has that many dimensions");
+            }
+            if (e.getOriginalMessage().contains("Number value length")) { // JSON.parse makes it Infinity, which BigInt refuses
+                throw new WitnessException("a number of more than " + MAX_DIGITS + " digits" + (e.getLocation() == null
+                        || e.getLocation().getLineNr() < 1 ? "" : " at line " + e.getLocation().getLineNr()) + ": not an integer");
+            }
+            throw new WitnessException("not read: " + notJson(e));
         } catch (JsonProcessingException e) {
             throw new WitnessException("not JSON (" + notJson(e) + ")");
         } catch (java.io.IOException e) { // reading a String

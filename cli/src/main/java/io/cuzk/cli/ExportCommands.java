@@ -71,7 +71,14 @@ final class ExportCommands {
             return Main.OK;
         }
 
-        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+        /**
+         * The proof read again for its numbers as written, after Proof.read checked them all: without
+         * Jackson's length limits, which that reader does not have (any count of leading zeros).
+         */
+        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper(
+                com.fasterxml.jackson.core.JsonFactory.builder().streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                        .maxStringLength(Integer.MAX_VALUE).maxNumberLength(Integer.MAX_VALUE).maxNestingDepth(Integer.MAX_VALUE).build())
+                        .build());
 
         /**
          * snarkjs's format: the numbers of proof.json as it holds them (snarkjs prints what it

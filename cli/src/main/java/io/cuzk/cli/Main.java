@@ -292,8 +292,8 @@ public final class Main {
 
     /**
      * A message as one line of plain text: what the user's files bring into it (an input signal's
-     * name, a value, a file name) may hold new lines, terminal escapes or NULs, which are written as
-     * escapes (\n, \t, \\u001b) instead.
+     * name, a value, a file name) may hold new lines, terminal escapes, NULs or invisible format
+     * characters (bidirectional overrides), which are written as escapes (\n, \t, \\u001b) instead.
      */
     static String printable(String s) {
         if (s == null) {
@@ -302,7 +302,8 @@ public final class Main {
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean control = c < 0x20 || (c >= 0x7f && c < 0xa0) || c == '\u2028' || c == '\u2029';
+            boolean control = c < 0x20 || (c >= 0x7f && c < 0xa0) || c == '\u2028' || c == '\u2029'
+                    || Character.getType(c) == Character.FORMAT;
             if (control && b == null) {
                 b = new StringBuilder(s.length() + 16).append(s, 0, i);
             }

@@ -56,7 +56,7 @@ final class ServeCommand implements CliCommand {
         spec.addOption(Specs.option("--tracker", "lockfree|contended", TrackerMode.class, "lockfree",
                 "the engine's lock-free status tracker, or the contended baseline it replaces (to show its idle gaps; never for production)"));
         spec.addOption(Specs.option("--stall-ms", "MS", int.class, "200", "with --tracker contended: the finalizers' stall under the lock"));
-        spec.addOption(Specs.option("--port-file", "FILE", Path.class, null,
+        spec.addOption(Specs.outputFileOption("--port-file", "FILE",
                 "write the port listened on into FILE once serving (useful with port 0)"));
         Backends.addOptions(spec);
         return spec;

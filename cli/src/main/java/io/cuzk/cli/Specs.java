@@ -137,6 +137,11 @@ final class Specs {
                 .converters(OUTPUT_FILE).description(description).build();
     }
 
+    /** An option naming a file the command writes (no default): as {@link #outputFile}. */
+    static OptionSpec outputFileOption(String name, String label, String description) {
+        return OptionSpec.builder(name).paramLabel(label).type(Path.class).converters(OUTPUT_FILE).description(description).build();
+    }
+
     /** Optional positional paths from index on, as many as given (their value: a list, or null when none). */
     static PositionalParamSpec positionalPaths(int index, String label, String description) {
         return PositionalParamSpec.builder().index(Integer.toString(index).concat("..*")).arity("0..*").paramLabel(label)

@@ -18,14 +18,14 @@ final class WitnessCommands {
     private WitnessCommands() {}
 
     /**
-     * The witness of input.json, as a .wtns file's bytes; the circuit's log() lines go to the
-     * standard output, as snarkjs prints them.
+     * The witness of input.json, as a .wtns file's bytes; the circuit's log() lines go to log (the
+     * standard output, as snarkjs prints them, unless the command is quiet).
      */
-    static byte[] calculate(Main root, Path wasm, Path input) {
+    static byte[] calculate(Path wasm, Path input, java.util.function.Consumer<String> log) {
         try {
             // a circuit that cannot be loaded names itself; input that does not fit names the signal,
             // and the circuit's own failure its template and line: one line, with the input's file
-            WitnessCalculator w = WitnessCalculator.load(wasm, root.out::println);
+            WitnessCalculator w = WitnessCalculator.load(wasm, log);
             String json = io.cuzk.groth16.TextFiles.read(input);
             try {
                 return w.wtns(json);
@@ -64,7 +64,7 @@ final class WitnessCommands {
             try {
                 OutputFiles.requireDistinct(List.of(out), List.of(wasm, input));
                 OutputFiles.requireWritable(List.of(out));
-                byte[] wtns = calculate(root, wasm, input);
+                byte[] wtns = calculate(wasm, input, root.out::println);
                 OutputFiles.writeTogether(List.of(out), List.of(wtns));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -89,7 +89,7 @@ final class WitnessCommands {
             spec.addPositional(Specs.outputFile(3, "<proof.json>", "where the proof goes"));
             spec.addPositional(Specs.outputFile(4, "<public.json>", "where the public signals go"));
             Backends.addOptions(spec);
-            spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success"));
+            spec.addOption(Specs.flag("-q", "--quiet", "print nothing on success (nor the circuit's log() lines)"));
             return spec;
         }
 
@@ -112,7 +112,7 @@ final class WitnessCommands {
 
                 @Override
                 public Witness read() {
-                    byte[] wtns = calculate(root, wasm, input);
+                    byte[] wtns = calculate(wasm, input, quiet ? line -> { } : root.out::println);
                     MemorySegment seg = Arena.ofAuto().allocate(wtns.length, 8); // freed with the witness, by the GC
                     MemorySegment.copy(MemorySegment.ofArray(wtns), 0, seg, 0, wtns.length);
                     return Witness.parse(input + " (its witness)", seg);

@@ -79,7 +79,7 @@ final class WorkloadCommand implements CliCommand {
                 + "next submitted as the oldest is done: a steady backlog of N jobs (0: all at once)"));
         spec.addOption(Specs.option("--progress", "auto|always|never", String.class, "auto", "a progress line on stderr (partitions "
                 + "done, proofs/s, utilization, partitions by phase): auto shows it when stderr is a terminal"));
-        spec.addOption(Specs.option("--trace", "FILE", Path.class, null, "write what every worker did into FILE as Chrome trace-event "
+        spec.addOption(Specs.outputFileOption("--trace", "FILE", "write what every worker did into FILE as Chrome trace-event "
                 + "JSON (open it in ui.perfetto.dev): a track per synthesis worker, device worker and finalizer"));
         spec.addOption(Specs.flag("--json", "print the summary as JSON"));
         spec.addOption(Specs.option("--out", "DIR", Path.class, null, "write every proof and its public signals into DIR (with "

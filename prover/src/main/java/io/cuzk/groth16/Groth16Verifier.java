@@ -199,7 +199,8 @@ public final class Groth16Verifier {
 
     /**
      * A key's points, when the verifier first sees the key (it may have been made with
-     * VerificationKey's constructor, which checks none): alpha and the IC points on G1's curve,
+     * VerificationKey's constructor, which checks only that alpha, beta, gamma and delta are not
+     * at infinity): alpha and the IC points on G1's curve,
      * beta, gamma and delta on the twist (their subgroup is the first verification's pairing's
      * check); an IllegalArgumentException naming the first one that is not.
      */

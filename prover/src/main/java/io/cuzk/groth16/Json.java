@@ -140,16 +140,34 @@ final class Json {
         return sb.toString();
     }
 
+    /**
+     * The value as compact JSON for a message, cut to at most max characters ("..." where it
+     * stops): only what is shown is written, however large the value.
+     */
+    String preview(int max) {
+        StringBuilder sb = new StringBuilder();
+        write(sb, max + 1);
+        return sb.length() > max ? sb.substring(0, max - 3) + "..." : sb.toString();
+    }
+
     private void write(StringBuilder sb) {
+        write(sb, Integer.MAX_VALUE);
+    }
+
+    /** Writes the value, stopping once sb holds more than limit characters. */
+    private void write(StringBuilder sb, int limit) {
+        if (sb.length() > limit) {
+            return;
+        }
         switch (kind) {
-            case STRING -> quote(sb, text);
+            case STRING -> quote(sb, text.length() > limit ? text.substring(0, limit) : text);
             case ARRAY -> {
                 sb.append('[');
-                for (int i = 0; i < items.size(); i++) {
+                for (int i = 0; i < items.size() && sb.length() <= limit; i++) {
                     if (i > 0) {
                         sb.append(',');
                     }
-                    items.get(i).write(sb);
+                    items.get(i).write(sb, limit);
                 }
                 sb.append(']');
             }
@@ -157,13 +175,16 @@ final class Json {
                 sb.append('{');
                 boolean first = true;
                 for (Map.Entry<String, Json> e : fields.entrySet()) {
+                    if (sb.length() > limit) {
+                        break;
+                    }
                     if (!first) {
                         sb.append(',');
                     }
                     first = false;
-                    quote(sb, e.getKey());
+                    quote(sb, e.getKey().length() > limit ? e.getKey().substring(0, limit) : e.getKey());
                     sb.append(':');
-                    e.getValue().write(sb);
+                    e.getValue().write(sb, limit);
                 }
                 sb.append('}');
             }

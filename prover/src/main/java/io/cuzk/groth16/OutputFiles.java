@@ -183,8 +183,10 @@ public final class OutputFiles {
         Path dest = Files.isSymbolicLink(target) ? target.toRealPath() : target;
         if (!Files.isWritable(dest)) {
             // renaming over it would replace a file its owner made read-only, as no other writer does
-            throw new FileSystemException(target.toString(), null, "cannot be written: permission denied (the file exists and is not "
-                    + "writable)");
+            // (root may write any file, so for root this holds as it does for snarkjs: it is written)
+            throw new FileSystemException(target.toString(), null, Files.getFileStore(dest).isReadOnly()
+                    ? "cannot be written: the file system is read-only"
+                    : "cannot be written: permission denied (the file exists and is not writable)");
         }
         return dest;
     }

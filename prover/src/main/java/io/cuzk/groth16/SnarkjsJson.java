@@ -66,7 +66,7 @@ final class SnarkjsJson {
     static void requireGroth16(String name, Json root) {
         Json p = root.get("protocol");
         if (p != null && !(p.isTextual() && "groth16".equals(p.asText()))) {
-            throw new FormatException(name, "protocol", abbreviate(p.toString()) + ": only groth16 is supported");
+            throw new FormatException(name, "protocol", p.preview(40) + ": only groth16 is supported");
         }
     }
 
@@ -111,7 +111,7 @@ final class SnarkjsJson {
             throw new FormatException(name, field, abbreviate(n.asText()) + " is not an integer (as JSON.parse reads it, which snarkjs uses)");
         }
         if (!decimalDigits(s) && !isHex(s)) {
-            throw new FormatException(name, field, (n.isNumber() ? abbreviate(s) : abbreviate(n.toString()))
+            throw new FormatException(name, field, (n.isNumber() ? abbreviate(s) : n.preview(40))
                     + " is not a non-negative decimal number (or 0x and hexadecimal digits)");
         }
         return s;
@@ -365,7 +365,7 @@ final class SnarkjsJson {
         if (np != null) { // snarkjs's verify never reads it; a file that contradicts itself is refused
             String n = np.isNumber() ? text(np) : null;
             if (n == null) {
-                throw new FormatException(name, "nPublic", abbreviate(np.toString()) + " is not a whole number (a JSON number)");
+                throw new FormatException(name, "nPublic", np.preview(40) + " is not a whole number (a JSON number)");
             }
             if (!n.equals(Integer.toString(ic.size() - 1))) {
                 throw new FormatException(name, "nPublic", abbreviate(n) + " public signal" + (n.equals("1") ? "" : "s") + ", but IC holds "
@@ -449,7 +449,7 @@ final class SnarkjsJson {
                     if (!proofName.equals(bls.file())) {
                         throw bls;
                     }
-                    String label = field == null ? "missing" : abbreviate(field.toString()) + " names no curve cuzk knows";
+                    String label = field == null ? "missing" : field.preview(40) + " names no curve cuzk knows";
                     throw new FormatException(proofName, "curve", label + ", and the points are on neither curve (as bn128: "
                             + bn.getMessage() + "; as bls12381: " + bls.getMessage() + ")");
                 }

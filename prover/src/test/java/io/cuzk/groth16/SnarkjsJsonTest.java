@@ -65,4 +65,27 @@ class SnarkjsJsonTest {
             assertFalse(SnarkjsJson.isHex(s), s);
         }
     }
+
+    /**
+     * public.json as snarkjs's command line writes it (bfj, one space a level, no new line at the
+     * end): an empty array too, which bfj writes as a bracket, a new line and a bracket.
+     */
+    @Test
+    void publicJsonAsSnarkjsWritesIt() {
+        io.cuzk.Point g1 = io.cuzk.Points.generator(io.cuzk.Curve.BN254, io.cuzk.Group.G1);
+        io.cuzk.Point g2 = io.cuzk.Points.generator(io.cuzk.Curve.BN254, io.cuzk.Group.G2);
+        assertEquals("[\n]", new Proof(io.cuzk.Curve.BN254, g1, g2, g1, java.util.List.of()).publicJson());
+        assertEquals("[\n \"1\",\n \"2\"\n]", new Proof(io.cuzk.Curve.BN254, g1, g2, g1, java.util.List.of(BigInteger.ONE, BigInteger.TWO))
+                .publicJson());
+    }
+
+    /** A value in a message: only its first characters are written, however large it is. */
+    @Test
+    void previewsWriteOnlyWhatTheyShow() throws Exception {
+        Json big = Json.parse("[\"" + "\\u0001".repeat(1_000_000) + "\", 2]");
+        String p = big.preview(40);
+        assertEquals(40, p.length(), p);
+        assertTrue(p.startsWith("[\"\\u0001\\u0001") && p.endsWith("..."), p);
+        assertEquals("{\"a\":[1,\"x\"]}", Json.parse("{\"a\": [1, \"x\"]}").preview(40));
+    }
 }

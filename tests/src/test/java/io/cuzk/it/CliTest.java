@@ -102,6 +102,9 @@ class CliTest {
         r = Cli.run("prove", zkey, zkey, tmp.resolve("p") + "/", tmp.resolve("public.json").toString());
         assertEquals(2, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("<proof.json>") && r.err().contains("ends with /"), r.err());
+        r = Cli.run("workload", "--zkey", zkey, "--wtns", zkey, "--trace", tmp.resolve("t") + "/");
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("--trace") && r.err().contains("ends with /"), r.err());
         r = Cli.run("export-vk", zkey, "");
         assertEquals(2, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("an empty path"), r.err());

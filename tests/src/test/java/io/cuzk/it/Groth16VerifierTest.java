@@ -56,6 +56,9 @@ class Groth16VerifierTest {
         Cli.Result export = Cli.run("export-vk", dir.resolve("circuit.zkey").toString(), vkFile.toString());
         assertEquals(0, export.status(), export.err());
         assertEquals(ref.get("vk"), JSON.readTree(vkFile.toFile()), "export-vk equals snarkjs zkey export verificationkey");
+        Path theirsVk = tmp.resolve("snarkjs-verification_key.json");
+        Node.snarkjs("zkey", "export", "verificationkey", dir.resolve("circuit.zkey").toString(), theirsVk.toString());
+        assertEquals(Files.readString(theirsVk), Files.readString(vkFile), "byte for byte what snarkjs's command writes");
         VerificationKey vk = VerificationKey.read(vkFile);
         try (ProvingKey key = ProvingKey.read(dir.resolve("circuit.zkey"))) {
             assertEquals(vk, VerificationKey.of(key));
@@ -286,11 +289,15 @@ class Groth16VerifierTest {
         com.fasterxml.jackson.databind.node.ArrayNode blank = pub.deepCopy();
         blank.set(0, " " + pub.get(0).asText());
         expectMalformed(vkFile, blank.toString(), proof.toString(), "[0]", "is not a non-negative decimal number");
+        expectSnarkjsRefuses(vkFile, blank.toString(), proof.toString());
         com.fasterxml.jackson.databind.node.ObjectNode nul = proof.deepCopy();
         ((com.fasterxml.jackson.databind.node.ArrayNode) nul.get("pi_a")).set(0, proof.get("pi_a").get(0).asText() + "\u0000");
         expectMalformed(vkFile, pub.toString(), nul.toString(), "pi_a[0]", "is not a non-negative decimal number");
+        expectSnarkjsRefuses(vkFile, pub.toString(), nul.toString());
         com.fasterxml.jackson.databind.node.ArrayNode huge = pub.deepCopy();
         huge.set(0, "9".repeat(1000));
+        expectMalformed(vkFile, huge.toString(), proof.toString(), "[0]", "is not below");
+        huge.set(0, "0x" + "f".repeat(300));
         expectMalformed(vkFile, huge.toString(), proof.toString(), "[0]", "is not below");
         com.fasterxml.jackson.databind.node.ArrayNode padded = pub.deepCopy();
         padded.set(0, "0".repeat(300) + pub.get(0).asText());
@@ -324,6 +331,8 @@ class Groth16VerifierTest {
             Cli.Result r = Cli.run("verify", otherKey.toString(), publicFile.toString(), proofFile.toString());
             assertEquals(2, r.status(), field + ": " + r.out() + r.err());
             assertTrue(r.err().contains(field + ": the point at infinity"), r.err());
+            assertFalse(Node.snarkjs("groth16", "verify", otherKey.toString(), publicFile.toString(), proofFile.toString()).out()
+                    .contains("OK!"), "snarkjs does not accept the proof under " + field + " at infinity either");
         }
         com.fasterxml.jackson.databind.node.ObjectNode wrongCount = vkJson.deepCopy();
         wrongCount.put("nPublic", pub.size() + 1);
@@ -444,6 +453,15 @@ class Groth16VerifierTest {
         assertEquals(0, oursBareInf.status(), oursBareInf.err());
         assertEquals(Node.snarkjs("zkey", "export", "soliditycalldata", publicFile.toString(), proofFile.toString()).out().strip(),
                 oursBareInf.out().strip(), "calldata of bare numbers: " + atInfinity);
+    }
+
+    /** snarkjs's verify does not say OK to these files (it says invalid, or fails on them). */
+    void expectSnarkjsRefuses(Path vk, String publicJson, String proofJson) throws Exception {
+        Path proofFile = tmp.resolve("proof.json"), publicFile = tmp.resolve("public.json");
+        Files.writeString(proofFile, proofJson);
+        Files.writeString(publicFile, publicJson);
+        Node.Result theirs = Node.snarkjs("groth16", "verify", vk.toString(), publicFile.toString(), proofFile.toString());
+        assertFalse(theirs.out().contains("OK!"), "snarkjs refuses " + publicJson + " / " + proofJson + ": " + theirs.out());
     }
 
     /** verify with one of its files unreadable: exit 2, one line naming the file and why. */

@@ -161,8 +161,8 @@ class WitnessCalculatorTest {
             {"[1, 2]", "expected a JSON object of input signals"},
             {"{\"p\": ", "not JSON"},
             // past Jackson's reading limits, which give no line: said, not an internal error
-            {"{\"p\": " + "[".repeat(1100) + "]".repeat(1100) + "}", "nested deeper than 1000 levels: no input signal has that many dimensions"},
-            {"{\"p\": [" + "9".repeat(5000) + ", 1, 1], \"s\": [1, 1, 1]}", "a number of more than 4096 digits"},
+            {"{\"p\": " + "[".repeat(1100) + "]".repeat(1100) + "}", "nested deeper than 1000 levels: cuzk reads at most 1000"},
+            {"{\"p\": [" + "9".repeat(5000) + ", 1, 1], \"s\": [1, 1, 1]}", "a number written with more than 4096 characters"},
             // anything after the object (two files run together): JSON.parse refuses it, so does snarkjs
             {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]}{\"x\": 1}", "not JSON (more after the input object, at line 1)"},
             {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]} trailing", "not JSON (Unrecognized token 'trailing'"},
@@ -189,6 +189,7 @@ class WitnessCalculatorTest {
         // a circuit.wasm that is a folder, or empty: named, one line
         Files.writeString(in, "{\"p\": [2, 3, 5], \"s\": [7, 11, 13]}");
         Cli.Result folder = Cli.run("wtns", "calculate", tmp.toString(), in.toString(), out.toString());
+        assertEquals(1, folder.status(), folder.err());
         assertEquals("cuzk wtns: " + tmp + ": is a folder, not a file", folder.err().strip());
         Path empty = Files.createFile(tmp.resolve("empty.wasm"));
         Cli.Result none = Cli.run("fullprove", in.toString(), empty.toString(), Circuits.dir(c, "multi_main").resolve("circuit.zkey").toString(), tmp.resolve("p.json").toString(),

@@ -95,9 +95,12 @@ public final class WitnessCalculator {
 
         /** Parses and compiles a circuit.wasm's bytes (see {@link #load}); name is for messages. */
         public static Circuit of(String name, byte[] wasm) {
-            if (wasm.length < 8 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
+            if (wasm.length < 4 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
                 throw new WitnessException(name + ": not a WebAssembly module (" + (wasm.length == 0 ? "an empty file" : "it does not start "
                         + "with the bytes 00 61 73 6d, \"\\0asm\"") + ")");
+            }
+            if (wasm.length < 8) {
+                throw new WitnessException(name + ": a truncated WebAssembly module (" + wasm.length + " bytes: its header alone has 8)");
             }
             if (Boolean.getBoolean("cuzk.witness.interpret")) {
                 return new Circuit(name, parse(name, wasm), null, false);
@@ -183,18 +186,22 @@ public final class WitnessCalculator {
                     return null;
                 }),
                 new HostFunction("runtime", "writeBufferMessage", voidToVoid, (inst, args) -> {
+                    requireStarted("log()");
                     String m = message();
                     if (m.equals("\n")) { // a log() call ends with a new line
                         this.log.accept(line.toString());
                         line.setLength(0);
-                    } else {
+                    } else if (line.length() < MAX_LOG_LINE) { // a line that never ends stays bounded
                         line.append(line.isEmpty() ? "" : " ").append(m);
                     }
                     return null;
                 }),
                 new HostFunction("runtime", "showSharedRWMemory", voidToVoid, (inst, args) -> {
                     // a value log() prints: the shared memory's number, in decimal as circom's runtime prints it
-                    line.append(line.isEmpty() ? "" : " ").append(readNumber());
+                    requireStarted("log()");
+                    if (line.length() < MAX_LOG_LINE) {
+                        line.append(line.isEmpty() ? "" : " ").append(readNumber());
+                    }
                     return null;
                 })).build();
         try {
@@ -226,6 +233,19 @@ public final class WitnessCalculator {
         call(getRawPrime);
         this.prime = readNumber();
         this.witnessSize = (int) call(export("getWitnessSize"));
+    }
+
+    /** The longest log() line kept (the rest of a longer one is dropped). */
+    private static final int MAX_LOG_LINE = 1 << 16;
+
+    /**
+     * A circuit's call back into the runtime before the calculator has read the module's shape
+     * (from a start function: no circom circuit has one) is refused rather than read unset state.
+     */
+    private void requireStarted(String what) {
+        if (instance == null || n32 == 0) {
+            throw new WitnessException(name + ": " + what + " while the module starts: not a circuit.wasm of circom 2");
+        }
     }
 
     /** The calculator of a circuit.wasm; the circuit's log() lines are dropped. */
@@ -279,11 +299,12 @@ public final class WitnessCalculator {
             }
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
             if (e.getOriginalMessage().contains("nesting depth")) { // JSON, but deeper than any circuit's input
-                throw new WitnessException("nested deeper than 1000 levels: no input signal has that many dimensions");
+                throw new WitnessException("nested deeper than 1000 levels: cuzk reads at most 1000");
             }
             if (e.getOriginalMessage().contains("Number value length")) { // JSON.parse makes it Infinity, which BigInt refuses
-                throw new WitnessException("a number of more than " + MAX_DIGITS + " digits" + (e.getLocation() == null
-                        || e.getLocation().getLineNr() < 1 ? "" : " at line " + e.getLocation().getLineNr()) + ": not an integer");
+                throw new WitnessException("a number written with more than " + MAX_DIGITS + " characters" + (e.getLocation() == null
+                        || e.getLocation().getLineNr() < 1 ? "" : " at line " + e.getLocation().getLineNr()) + ": cuzk reads at most "
+                        + MAX_DIGITS + " (quote a long value)");
             }
             throw new WitnessException("not read: " + notJson(e));
         } catch (JsonProcessingException e) {

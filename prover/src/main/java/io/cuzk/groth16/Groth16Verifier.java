@@ -112,8 +112,10 @@ public final class Groth16Verifier {
         return verifyBatch(vk, List.of(read), random, names);
     }
 
-    /** verify, the pairing checking that B is in G2; name (the proof's file) is for the message when it is not. */
-    /** verify of a proof that fits the key (requireMatch), the pairing checking that B is in G2. */
+    /**
+     * verify of a proof that fits the key (requireMatch), the pairing checking that B is in G2;
+     * name (the proof's file) is for the message when it is not.
+     */
     private static boolean verify(VerificationKey vk, Proof proof, String name) {
         Prepared key = prepared(vk);
         if (key == null) { // a key seen first: four pairs in one loop cost less than preparing its part

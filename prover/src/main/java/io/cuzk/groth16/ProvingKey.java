@@ -43,6 +43,10 @@ import org.apache.commons.lang3.Validate;
  * header points at infinity. Every coefficient entry is checked too: its matrix, its constraint
  * (inside the domain), its signal (inside the witness) and its value (below r). Closing the key
  * releases its memory; a prover still using it fails with {@link IllegalStateException}.
+ *
+ * <p>The views ({@link #ic()}, {@link #a()}, ..., {@link #coefficients()}) are read-only: a key is
+ * shared (by the engine's leases among others), so no user of it may change it for the others.
+ * A key may be read by any number of threads at once.
  */
 public final class ProvingKey implements AutoCloseable {
     /** Section ids of a Groth16 zkey, as snarkjs writes them. */
@@ -309,7 +313,9 @@ public final class ProvingKey implements AutoCloseable {
     }
 
     private static ProvingKey parse(String name, MemorySegment data, Arena arena) {
-        BinFile f = BinFile.parse(name, data, "zkey", new int[] {1}, SECTION_NAMES);
+        Validate.notNull(data, "zkey");
+        // every view of the key is read-only: a key is shared, and a write would change it for all
+        BinFile f = BinFile.parse(name, data.asReadOnly(), "zkey", new int[] {1}, SECTION_NAMES);
         return new ProvingKey(name, arena, f);
     }
 
@@ -483,7 +489,11 @@ public final class ProvingKey implements AutoCloseable {
         }
     }
 
-    /** Runs the close hooks, then frees the key's memory (whatever a hook throws); a second close does nothing. */
+    /**
+     * Runs the close hooks, then frees the key's memory (whatever a hook throws); a second close
+     * does nothing. A native call reading the key on another thread (a proof's MSM) is waited for;
+     * that proof's next use of the key fails with {@link IllegalStateException}.
+     */
     @Override
     public void close() {
         List<Runnable> hooks;
@@ -500,7 +510,7 @@ public final class ProvingKey implements AutoCloseable {
                 r.run();
             }
         } finally {
-            arena.close();
+            SharedArenas.closeWhenFree(arena);
         }
     }
 

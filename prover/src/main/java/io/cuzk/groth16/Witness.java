@@ -163,8 +163,15 @@ public final class Witness implements AutoCloseable {
         }
     }
 
+    /**
+     * Frees the witness's memory; a second close does nothing. A native call reading it on another
+     * thread (a proof's MSM) is waited for; that proof's next use of it fails with
+     * {@link IllegalStateException}.
+     */
     @Override
     public void close() {
-        arena.close();
+        if (arena.scope().isAlive()) {
+            SharedArenas.closeWhenFree(arena);
+        }
     }
 }

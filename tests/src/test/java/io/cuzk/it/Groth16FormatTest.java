@@ -142,6 +142,75 @@ class Groth16FormatTest {
     }
 
     /**
+     * A key or a witness closed while another thread proves with it: close waits for the native
+     * call reading the memory (a shared arena cannot close under a downcall; a close that gave up
+     * there left the key marked closed with its memory never freed), frees it, runs the key's
+     * hooks once; the proving thread's next use fails with IllegalStateException. A second close
+     * of either does nothing.
+     */
+    @Test
+    void closingWhileAnotherThreadProvesFreesTheMemory() throws Exception {
+        Path dir = set(Curve.BN254, "poseidon_main");
+        for (int round = 0; round < 8; round++) {
+            ProvingKey k = ProvingKey.read(dir.resolve("circuit.zkey"));
+            Witness w = Witness.read(dir.resolve("witness.wtns"));
+            java.util.concurrent.atomic.AtomicInteger hooks = new java.util.concurrent.atomic.AtomicInteger();
+            k.onClose(hooks::incrementAndGet);
+            java.util.concurrent.CountDownLatch proving = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicReference<Throwable> unexpected = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread prover = new Thread(() -> {
+                try {
+                    while (true) {
+                        proving.countDown();
+                        new Groth16Prover().prove(k, w);
+                    }
+                } catch (IllegalStateException closed) {
+                    // what a proof meets once its key or witness is closed
+                } catch (Throwable t) {
+                    unexpected.set(t);
+                }
+            });
+            prover.setDaemon(true);
+            prover.start();
+            proving.await();
+            Thread.sleep(5 + 7 * round); // into a proof, at a different phase each round
+            if (round % 2 == 0) {
+                k.close();
+            } else {
+                w.close();
+            }
+            prover.join(60_000);
+            assertTrue(!prover.isAlive(), "the prover stopped at its next use of what was closed");
+            assertEquals(null, unexpected.get());
+            k.close();
+            w.close();
+            w.close(); // again: nothing
+            assertEquals(1, hooks.get());
+            assertThrows(IllegalStateException.class, () -> k.ic().get(0), "the key's memory is freed");
+            assertThrows(IllegalStateException.class, () -> w.values().segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0),
+                    "the witness's memory is freed");
+        }
+    }
+
+    /** A key is shared (the KeyStore's leases): every view of it is read-only, read or mapped. */
+    @Test
+    void aKeysViewsAreReadOnly() throws IOException {
+        Path zkey = set(Curve.BLS12_381, "multi_main").resolve("circuit.zkey");
+        for (ProvingKey k : java.util.List.of(ProvingKey.read(zkey), ProvingKey.map(zkey))) {
+            try (k) {
+                for (io.cuzk.PointVector v : java.util.List.of(k.ic(), k.a(), k.b1(), k.b2(), k.c(), k.h())) {
+                    assertTrue(v.segment().isReadOnly(), v.toString());
+                }
+                assertTrue(k.coefficients().isReadOnly());
+                io.cuzk.Point before = k.ic().get(0);
+                RuntimeException e = assertThrows(RuntimeException.class, () -> k.ic().set(0, k.alpha1()));
+                contains(e, "read-only");
+                assertEquals(before, k.ic().get(0));
+            }
+        }
+    }
+
+    /**
      * ProvingKey.shape reads the two header sections alone (what a prover prepares for while the
      * whole key is read): the whole key's figures, the same header errors, and no point checks.
      */

@@ -132,6 +132,8 @@ final class KeyDirectory implements AutoCloseable {
                 if (calc == null) {
                     try {
                         calc = c.newCalculator(line -> { });
+                    } catch (java.util.concurrent.CancellationException e) { // interrupted, not the circuit's fault
+                        throw e;
                     } catch (RuntimeException e) { // the circuit's own start (its memory, a trap), not the input
                         throw new IllegalStateException("key " + name + "'s circuit " + name + ".wasm cannot start a calculation: "
                                 + e.getMessage(), e);
@@ -196,6 +198,8 @@ final class KeyDirectory implements AutoCloseable {
                     compiled = loaded;
                     unusable = null;
                     return loaded;
+                } catch (java.util.concurrent.CancellationException e) { // interrupted: nothing learnt about the circuit
+                    throw e;
                 } catch (RuntimeException e) {
                     String why = e instanceof IllegalStateException ? e.getMessage() : "key " + name + "'s circuit " + wasm
                             + " cannot be used: " + e.getMessage();

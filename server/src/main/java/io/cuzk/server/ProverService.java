@@ -264,6 +264,8 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                     byte[] calculated;
                     try {
                         calculated = entry.witness(witnessBytes.get(i).toByteArray());
+                    } catch (java.util.concurrent.CancellationException e) { // the calculating thread interrupted (the daemon stopping)
+                        throw status(io.grpc.Status.CANCELLED, "input of partition " + i + ": " + e.getMessage());
                     } catch (IllegalStateException e) { // the daemon's circuit, not the input
                         throw status(io.grpc.Status.FAILED_PRECONDITION, e.getMessage());
                     } catch (RuntimeException e) {

@@ -231,6 +231,8 @@ class WitnessCalculatorTest {
             "{\"a\": 3e2, \"m\": [[\"0b11\", \"0o7\", \"0X1f\"], [\" 4 \", \"\", \"+6\"]], \"v\": [true, \"-9\"]}",
             "{\"a\": 12345678901234567890123, \"m\": [[1, 2, 3], [4, 5, 6]], \"v\": [2, 9]}",
             "{\"a\": \"0x10\", \"m\": [[\"" + pastR + "\", 2, 3], [4, 5, -6]], \"v\": [false, 9]}",
+            // no values for a name the circuit does not have: nothing to set, so snarkjs takes it
+            "{\"a\": \"3\", \"m\": [1, 2, 3, 4, 5, 6], \"v\": [2, 9], \"w\": []}",
         };
         for (int i = 0; i < valid.length; i++) {
             Path in = tmp.resolve("in" + i + ".json"), theirs = tmp.resolve("theirs" + i + ".wtns"), ours = tmp.resolve("ours" + i + ".wtns");
@@ -274,10 +276,49 @@ class WitnessCalculatorTest {
         Files.writeString(tmp.resolve("refused.json"), refused[0][0]);
         assertFalse(Cli.run("wtns", "calculate", wasm.toString(), tmp.resolve("refused.json").toString(), out.toString()).err()
                 .contains("a[0]"), "a scalar signal named a[0]");
+        // what the caller's log consumer throws reaches the caller as it was thrown, not as bad input
+        IllegalStateException mine = new IllegalStateException("the caller's logger failed");
+        WitnessCalculator throwing = WitnessCalculator.load(wasm, line -> {
+            throw mine;
+        });
+        org.junit.jupiter.api.Assertions.assertSame(mine, org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> throwing.wtns(valid[0])));
+        assertArrayEquals(w.wtns(valid[0]), WitnessCalculator.load(wasm, line -> { }).wtns(valid[0]), "and the calculator is fine");
         // an action other than calculate: the usage's status and its synopsis
         Cli.Result usage = Cli.run("wtns", "debug", wasm.toString(), tmp.resolve("in0.json").toString(), out.toString());
         assertEquals(2, usage.status(), usage.err());
         assertTrue(usage.err().contains("the action is calculate") && usage.err().contains("--help"), usage.err());
+    }
+
+    /**
+     * The Java API's contract: an interrupt of the calculating thread cancels the calculation
+     * (CancellationException, not bad input; the interrupt status kept) and the calculator serves
+     * the next one; a null log consumer or null input is refused before anything runs.
+     */
+    @ParameterizedTest
+    @EnumSource(Curve.class)
+    void anInterruptCancelsTheCalculationAndLeavesTheCalculatorUsable(Curve c) throws Exception {
+        WitnessCalculator.Circuit circuit = WitnessCalculator.Circuit.load(wasm(c, "multi_main"));
+        WitnessCalculator w = circuit.newCalculator(line -> { });
+        String in = input("multi_main");
+        byte[] expected = Files.readAllBytes(Circuits.dir(c, "multi_main").resolve("witness.wtns"));
+        Thread.currentThread().interrupt();
+        try {
+            java.util.concurrent.CancellationException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.CancellationException.class, () -> w.wtns(in));
+            assertTrue(e.getMessage().endsWith("the witness calculation was interrupted"), e.getMessage());
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+        } finally {
+            Thread.interrupted();
+        }
+        assertArrayEquals(expected, w.wtns(in));
+        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(NullPointerException.class, () -> circuit.newCalculator(null))
+                .getMessage().contains("log"));
+        java.util.Map<String, List<java.math.BigInteger>> withNull = new java.util.HashMap<>();
+        withNull.put("p", null);
+        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(NullPointerException.class, () -> w.calculate(withNull)).getMessage()
+                .contains("input signal p"));
+        assertArrayEquals(expected, w.wtns(in));
     }
 
     /** fullprove: witness and proof in one command; snarkjs accepts the proof (several public signals, both curves). */

@@ -31,9 +31,15 @@ import java.util.function.Consumer;
  * init, getInputSignalSize, setInputSignal, the shared read-write memory, getWitness). The .wtns it
  * writes is byte for byte the one {@code snarkjs wtns calculate} writes.
  *
- * <p>An instance keeps one WebAssembly instance and serves one calculation at a time. For parallel
- * work, compile the circuit once ({@link Circuit}) and make a calculator per thread from it: they
- * share the compiled code and start at once.
+ * <p>An instance keeps one WebAssembly instance and serves one calculation at a time (its methods
+ * are synchronized: threads sharing one take turns). For parallel work, compile the circuit once
+ * ({@link Circuit}) and make a calculator per thread from it: they share the compiled code and
+ * start at once.
+ *
+ * <p>Failures: input that does not fit the circuit, or the circuit's own failure, is a
+ * {@link WitnessException}. An interrupt of the calculating thread stops the calculation with a
+ * {@link java.util.concurrent.CancellationException} (the thread's interrupt status kept); the
+ * calculator can be used again. What the log consumer throws reaches the caller as it was thrown.
  */
 public final class WitnessCalculator {
     /**
@@ -95,6 +101,7 @@ public final class WitnessCalculator {
 
         /** Parses and compiles a circuit.wasm's bytes (see {@link #load}); name is for messages. */
         public static Circuit of(String name, byte[] wasm) {
+            java.util.Objects.requireNonNull(wasm, () -> name + ": the circuit's bytes are null");
             if (wasm.length < 4 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
                 throw new WitnessException(name + ": not a WebAssembly module (" + (wasm.length == 0 ? "an empty file" : "it does not start "
                         + "with the bytes 00 61 73 6d, \"\\0asm\"") + ")");
@@ -161,8 +168,12 @@ public final class WitnessCalculator {
             return cached;
         }
 
-        /** A calculator of this circuit (one calculation at a time), giving log each line the circuit logs. */
+        /**
+         * A calculator of this circuit (one calculation at a time), giving log each line the
+         * circuit logs (on the calculating thread; {@code line -> { }} drops them).
+         */
         public WitnessCalculator newCalculator(Consumer<String> log) {
+            java.util.Objects.requireNonNull(log, "log: the consumer of the circuit's log() lines is null (line -> { } drops them)");
             return new WitnessCalculator(name, module, machines, log);
         }
 
@@ -189,8 +200,13 @@ public final class WitnessCalculator {
                     requireStarted("log()");
                     String m = message();
                     if (m.equals("\n")) { // a log() call ends with a new line
-                        this.log.accept(line.toString());
+                        String done = line.toString();
                         line.setLength(0);
+                        try {
+                            this.log.accept(done);
+                        } catch (RuntimeException e) { // the consumer's, not the circuit's: call() hands it on as it was
+                            throw new LogFailure(e);
+                        }
                     } else if (line.length() < MAX_LOG_LINE) { // a line that never ends stays bounded
                         line.append(line.isEmpty() ? "" : " ").append(m);
                     }
@@ -496,6 +512,18 @@ public final class WitnessCalculator {
     }
 
     private void run(Map<String, List<BigInteger>> inputs) {
+        java.util.Objects.requireNonNull(inputs, "inputs");
+        for (Map.Entry<String, List<BigInteger>> e : inputs.entrySet()) { // before the circuit runs: a caller's mistake, not the input's
+            java.util.Objects.requireNonNull(e.getKey(), "an input signal's name is null");
+            java.util.Objects.requireNonNull(e.getValue(), () -> "input signal " + e.getKey() + ": its list of values is null");
+            int i = 0;
+            for (BigInteger v : e.getValue()) {
+                if (v == null) {
+                    throw new NullPointerException("input signal " + e.getKey() + ": value " + i + " is null");
+                }
+                i++;
+            }
+        }
         errors.setLength(0);
         line.setLength(0);
         call(init, 0);
@@ -505,6 +533,9 @@ public final class WitnessCalculator {
             long h = fnv1a(signal);
             long msb = h >>> 32, lsb = h & 0xffffffffL;
             int size = (int) call(getInputSignalSize, msb, lsb);
+            if (size <= 0 && e.getValue().isEmpty()) { // no values for a name the circuit does not know: nothing to set, as snarkjs
+                continue;
+            }
             if (size <= 0) { // circom answers 0 or less for a name it does not know
                 throw new WitnessException("input signal " + signal + ": the circuit has no input signal of that name");
             }
@@ -546,6 +577,12 @@ public final class WitnessCalculator {
             return r == null || r.length == 0 ? 0 : r[0];
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof LogFailure l) {
+                    throw (RuntimeException) l.getCause();
+                }
+                if (t instanceof com.dylibso.chicory.runtime.ChicoryInterruptedException) {
+                    throw cancelled(e);
+                }
                 if (t instanceof CircuitError c) {
                     throw new WitnessException(c.getMessage(), e);
                 }
@@ -619,6 +656,21 @@ public final class WitnessCalculator {
     }
 
     /** Thrown by the exceptionHandler import across the WebAssembly frames. */
+    private java.util.concurrent.CancellationException cancelled(Throwable cause) {
+        var c = new java.util.concurrent.CancellationException(name + ": the witness calculation was interrupted");
+        c.initCause(cause);
+        return c;
+    }
+
+    /** What the log consumer threw, carried through the circuit's code to call(). */
+    private static final class LogFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LogFailure(RuntimeException cause) {
+            super(null, cause, false, false);
+        }
+    }
+
     private static final class CircuitError extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

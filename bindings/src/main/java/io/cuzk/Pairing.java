@@ -17,7 +17,8 @@ import org.apache.commons.lang3.Validate;
  * The value in GT is the one snarkjs's {@code vk_alphabeta_12} and @noble/curves give: a fixed
  * power, coprime to r, of the exact pairing (2u(6u^2 + 3u + 1) for BN254, 3 for BLS12-381), so a
  * product is one exactly when the exact pairings' product is. Points are trusted: check untrusted
- * ones first ({@link PointVector#check}, {@link Codec#decode} with {@link Check#all()}).
+ * ones first ({@link PointVector#check}, {@link Codec#decode} with {@link Check#all()}). Any
+ * number of threads may call it at once.
  */
 public final class Pairing {
     private Pairing() {}
@@ -59,7 +60,8 @@ public final class Pairing {
     /**
      * The product as its 12 coefficients over Fp in [0, p): c0.c0.c0, c0.c0.c1, c0.c1.c0, ...,
      * c1.c2.c1 of Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi), xi = 9 + u (BN254) or 1 + u
-     * (BLS12-381): snarkjs's {@code vk_alphabeta_12} flattened.
+     * (BLS12-381): snarkjs's {@code vk_alphabeta_12} flattened. No pairs give one (its
+     * coefficients 1, 0, ..., 0 on either curve).
      */
     public static BigInteger[] product(List<Point> g1, List<Point> g2) {
         return call(g1, g2, true).value;
@@ -86,6 +88,7 @@ public final class Pairing {
 
     /** The Miller loop of prod e(g1[i], g2[i]) (points of one curve, at least one pair). */
     public static MillerValue millerLoop(List<Point> g1, List<Point> g2) {
+        requireLists(g1, g2);
         Validate.isTrue(!g1.isEmpty(), "no pairs");
         Curve curve = g1.get(0).curve();
         try (Arena a = Arena.ofConfined()) {
@@ -191,6 +194,8 @@ public final class Pairing {
      * {@link Codec#decode} with {@link Check#ON_CURVE}); the G1 points, trusted as for isOne.
      */
     public static G2Checked isOneCheckingG2(List<Point> g1, List<Point> g2, List<Point> g1Fixed, PreparedG2 fixed, MillerValue factor) {
+        requireLists(g1, g2);
+        Validate.notNull(g1Fixed, "g1Fixed");
         Validate.isTrue(fixed != null || g1Fixed.isEmpty(), "%d G1 points for no prepared G2 points", g1Fixed.size());
         Validate.isTrue(!g1.isEmpty() || fixed != null, "no pairs");
         Curve curve = fixed != null ? fixed.curve : g1.get(0).curve();
@@ -209,6 +214,8 @@ public final class Pairing {
     /** check(), with cuzk_pairing_check_g2 where outside is not null (its result in outside[0]). */
     private static boolean check(Curve curve, List<Point> g1, List<Point> g2, List<Point> g1Fixed, PreparedG2 fixed, MillerValue factor,
             long[] outside) {
+        requireLists(g1, g2);
+        Validate.notNull(g1Fixed, "g1Fixed");
         NativeLibrary.require();
         int nFixed = fixed == null ? 0 : fixed.size;
         Validate.isTrue(g1Fixed.size() == nFixed, "%d G1 points for %d prepared G2 points", g1Fixed.size(), nFixed);
@@ -252,6 +259,7 @@ public final class Pairing {
         PointVector p = PointVector.allocate(a, curve, Group.G1, g1.size());
         PointVector q = PointVector.allocate(a, curve, Group.G2, g2.size());
         for (int i = 0; i < g1.size(); i++) {
+            Validate.isTrue(g1.get(i) != null && g2.get(i) != null, "pair %d has a null point", i);
             Validate.isTrue(g1.get(i).group() == Group.G1 && g2.get(i).group() == Group.G2, "pair %d is not a G1 and a G2 point", i);
             Validate.isTrue(g1.get(i).curve() == curve && g2.get(i).curve() == curve, "pair %d is not of %s", i, curve.cliName());
             p.set(i, g1.get(i));
@@ -263,6 +271,7 @@ public final class Pairing {
     private record Result(boolean one, BigInteger[] value) {}
 
     private static Result call(List<Point> g1, List<Point> g2, boolean value) {
+        requireLists(g1, g2);
         Curve curve = g1.isEmpty() ? Curve.BN254 : g1.get(0).curve();
         try (Arena a = Arena.ofConfined()) {
             Vectors v = vectors(a, curve, g1, g2);
@@ -288,7 +297,14 @@ public final class Pairing {
         }
     }
 
+    private static void requireLists(List<Point> g1, List<Point> g2) {
+        Validate.notNull(g1, "g1");
+        Validate.notNull(g2, "g2");
+    }
+
     private static void requirePairs(PointVector g1, PointVector g2) {
+        Validate.notNull(g1, "g1");
+        Validate.notNull(g2, "g2");
         Validate.isTrue(g1.group() == Group.G1 && g2.group() == Group.G2, "a pairing takes G1 points and G2 points");
         Validate.isTrue(g1.curve() == g2.curve(), "G1 points of %s and G2 points of %s", g1.curve().cliName(), g2.curve().cliName());
         Validate.isTrue(g1.size() == g2.size(), "%d G1 points and %d G2 points: a pairing takes one of each", g1.size(), g2.size());

@@ -183,7 +183,7 @@ public final class Main {
         Map<String, String> exits = new LinkedHashMap<>();
         exits.put("0", "success");
         exits.put("1", "invalid input (a file, a point, a witness); for verify: a proof that does not verify");
-        exits.put("2", "usage error; for verify also malformed input, as snarkjs's verify");
+        exits.put("2", "usage error; for verify also malformed input (snarkjs exits 1 for it, as for an invalid proof)");
         exits.put("3", "environment, native or internal failure");
         root.usageMessage().exitCodeListHeading("%nExit status:%n").exitCodeList(exits);
         root.versionProvider(new Version());

@@ -77,8 +77,8 @@ final class VerifyCommand implements CliCommand {
             return malformed(root, Main.describe(e));
         } catch (FormatException e) {
             return malformed(root, e.getMessage());
-        } catch (IllegalArgumentException e) { // a proof that does not fit the key (curve, signal count)
-            return malformed(root, publicFile + ", " + proofFile + " and " + vkFile + " do not fit: " + e.getMessage());
+        } catch (IllegalArgumentException e) { // a proof that does not fit the key (curve, signal count), its files named
+            return malformed(root, "the proof and " + vkFile + " do not fit: " + e.getMessage());
         }
         if (!quiet) {
             root.out.println(valid ? "OK!" : "Invalid proof");

@@ -26,6 +26,9 @@ import org.apache.commons.lang3.Validate;
  *   <li>π_A = α₁ + A + r·δ₁, π_B = β₂ + B2 + s·δ₂, B1' = β₁ + B1 + s·δ₁,
  *       π_C = C + H + s·π_A + r·B1' − r·s·δ₁.
  * </ol>
+ *
+ * <p>On the CPU backend a prover may be used by several threads at once (each proof's buffers are
+ * its own); a key and a witness may be read by several proofs at once.
  */
 public final class Groth16Prover {
     private final Backend backend;
@@ -55,6 +58,9 @@ public final class Groth16Prover {
      * "H and MSMs", "assembly"), for a progress display; called on this thread.
      */
     public Proof prove(ProvingKey key, Witness witness, java.util.function.Consumer<String> phases) {
+        Validate.notNull(key, "key");
+        Validate.notNull(witness, "witness");
+        Validate.notNull(phases, "phases");
         witness.requireFits(key);
         Curve curve = key.curve();
         int n = key.domainSize();

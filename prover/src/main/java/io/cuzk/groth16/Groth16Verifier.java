@@ -19,26 +19,30 @@ import org.apache.commons.lang3.Validate;
  * read through {@link Proof#read} and keys through {@link VerificationKey#read} have every point
  * checked (on the curve, in its subgroup); the verifier checks that the proof and the key agree
  * (curve, number of public signals) and that every signal is below r.
+ *
+ * <p>Every method may be called from any number of threads at once: keys and proofs are immutable,
+ * and the keys' prepared parts are kept in a shared cache.
  */
 public final class Groth16Verifier {
     private Groth16Verifier() {}
 
     /**
-     * True when the proof is valid for the key; a mismatch of curve or signal count is an
-     * {@link IllegalArgumentException}. From a key's second verification on (in this process,
-     * among the last {@value #PREPARED_KEYS} keys), the key's part is reused: the Miller loop of
-     * its pair (-alpha, beta), the lines of gamma and delta and the multiples of its IC points, so
-     * a proof costs one pair's loop and two pairs' line products instead of four pairs' loops, and
-     * L a third of its sum; the same answer. The pairing also checks that B is in G2 (from the
-     * point its Miller loop ends on, a few products). A proof made with {@link Proof}'s constructor
-     * from points no reader checked gets its points checked here: A and C on the curve, B on the
-     * twist (a few products each) and in G2 (by the pairing); one that is not is a
-     * {@link FormatException} naming the field, as for a read proof. (A or C on the curve but
-     * outside G1's subgroup, possible on BLS12-381 only, are refused by the readers; here their
-     * part of the cofactor's order pairs to one, so the answer is A's and C's in G1.) The key's
-     * points are checked the same way when the verifier first sees the key (IC and alpha on the
-     * curve, beta, gamma and delta on the twist and in G2): one outside is an
-     * {@link IllegalArgumentException} naming it, at every verification with that key.
+     * True when the proof is valid for the key; a mismatch of curve or signal count, or a public
+     * signal outside [0, r), is an {@link IllegalArgumentException} (snarkjs answers such a proof
+     * invalid; cuzk's readers refuse such files as malformed). From a key's second verification on
+     * (in this process, among the last {@value #PREPARED_KEYS} keys), the key's part is reused: the
+     * Miller loop of its pair (-alpha, beta), the lines of gamma and delta and the multiples of its
+     * IC points, so a proof costs one pair's loop and two pairs' line products instead of four pairs'
+     * loops, and L a third of its sum; the same answer. The pairing also checks that B is in G2 (from
+     * the point its Miller loop ends on, a few products). A proof made with {@link Proof}'s
+     * constructor from points no reader checked gets its points checked here: A and C on the curve, B
+     * on the twist (a few products each) and in G2 (by the pairing); one that is not is a {@link
+     * FormatException} naming the field, as for a read proof. (A or C on the curve but outside G1's
+     * subgroup, possible on BLS12-381 only, are refused by the readers; here their part of the
+     * cofactor's order pairs to one, so the answer is A's and C's in G1.) The key's points are
+     * checked the same way when the verifier first sees the key (IC and alpha on the curve, beta,
+     * gamma and delta on the twist and in G2): one outside is an {@link IllegalArgumentException}
+     * naming it, at every verification with that key.
      */
     public static boolean verify(VerificationKey vk, Proof proof) {
         requireMatch(vk, proof, "the proof");
@@ -60,13 +64,15 @@ public final class Groth16Verifier {
     public static boolean verifyJson(VerificationKey vk, String proofName, String proofJson, String publicName, String publicJson) {
         Validate.notNull(vk, "verification key");
         Proof proof = SnarkjsJson.proof(proofName, proofJson, publicName, publicJson, false, vk.curve());
-        requireMatch(vk, proof, "the proof");
+        requireMatch(vk, proof, proofName + " with " + publicName); // named as verifyBatchJson names it
         return verify(vk, proof, proofName);
     }
 
     /** {@link #verifyJson} of the files proof.json and public.json. */
     public static boolean verifyFiles(VerificationKey vk, java.nio.file.Path proofJson, java.nio.file.Path publicJson)
             throws java.io.IOException {
+        Validate.notNull(proofJson, "proofJson");
+        Validate.notNull(publicJson, "publicJson");
         return verifyJson(vk, proofJson.toString(), TextFiles.read(proofJson), publicJson.toString(), TextFiles.read(publicJson));
     }
 
@@ -89,6 +95,7 @@ public final class Groth16Verifier {
     public static BatchResult verifyBatchJson(VerificationKey vk, List<ProofJson> proofs, SecureRandom random) {
         Validate.notNull(vk, "verification key");
         Validate.notNull(proofs, "proofs");
+        Validate.notNull(random, "random");
         int n = proofs.size();
         Proof[] read = new Proof[n];
         RuntimeException[] failed = new RuntimeException[n];
@@ -201,10 +208,11 @@ public final class Groth16Verifier {
 
     /**
      * A key's points, when the verifier first sees the key (it may have been made with
-     * VerificationKey's constructor, which checks only that alpha, beta, gamma and delta are not
-     * at infinity): alpha and the IC points on G1's curve,
-     * beta, gamma and delta on the twist (their subgroup is the first verification's pairing's
-     * check); an IllegalArgumentException naming the first one that is not.
+     * VerificationKey's constructor, which checks the points' curves and groups, and that alpha,
+     * beta, gamma and delta are not at infinity, not their coordinates): alpha and the IC points
+     * on G1's curve, beta, gamma and delta on the twist (their subgroup is the first
+     * verification's pairing's check); an IllegalArgumentException naming the first one that is
+     * not.
      */
     private static void requireOnCurves(VerificationKey vk) {
         Curve curve = vk.curve();
@@ -213,15 +221,12 @@ public final class Groth16Verifier {
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             io.cuzk.PointVector g1 = io.cuzk.PointVector.allocate(arena, curve, Group.G1, 1L + vk.ic().size()); // alpha, IC[0], ...
             io.cuzk.PointVector g2 = io.cuzk.PointVector.allocate(arena, curve, Group.G2, 3);
-            requireGroup(vk.alpha1(), curve, Group.G1, "vk_alpha_1");
             g1.set(0, vk.alpha1());
             for (int i = 0; i < vk.ic().size(); i++) {
-                requireGroup(vk.ic().get(i), curve, Group.G1, "IC[" + i + "]");
                 g1.set(1L + i, vk.ic().get(i));
             }
             List<Point> g2s = List.of(vk.beta2(), vk.gamma2(), vk.delta2());
             for (int i = 0; i < 3; i++) {
-                requireGroup(g2s.get(i), curve, Group.G2, g2Names[i]);
                 g2.set(i, g2s.get(i));
             }
             g1Off = firstOffCurve(g1);
@@ -235,11 +240,6 @@ public final class Groth16Verifier {
             throw new IllegalArgumentException("the verification key's " + g2Names[(int) g2Off.index()] + " is "
                     + notValid(curve, Group.G2, g2Off.status()), g2Off);
         }
-    }
-
-    private static void requireGroup(Point p, Curve curve, Group group, String what) {
-        Validate.isTrue(p != null && p.curve() == curve && p.group() == group, "the verification key's %s must be a %s %s point", what,
-                curve.cliName(), group);
     }
 
     /** Keys whose part is kept, at most (the least recently used goes first). */
@@ -336,7 +336,9 @@ public final class Groth16Verifier {
 
     /** {@link #verifyBatch(VerificationKey, List)} with the given generator of the coefficients. */
     public static BatchResult verifyBatch(VerificationKey vk, List<Proof> proofs, SecureRandom random) {
+        Validate.notNull(vk, "verification key");
         Validate.notNull(proofs, "proofs");
+        Validate.notNull(random, "random");
         List<String> names = new ArrayList<>(proofs.size());
         for (int i = 0; i < proofs.size(); i++) {
             names.add("proof " + i);
@@ -468,9 +470,6 @@ public final class Groth16Verifier {
                 proof.curve().snarkjsName(), vk.curve().snarkjsName());
         Validate.isTrue(proof.publicSignals().size() == vk.nPublic(), "%s has %d public signals, the verification key expects %d", what,
                 proof.publicSignals().size(), vk.nPublic());
-        VerificationKey.requireGroup(proof.piA(), vk.curve(), Group.G1, "pi_a");
-        VerificationKey.requireGroup(proof.piB(), vk.curve(), Group.G2, "pi_b");
-        VerificationKey.requireGroup(proof.piC(), vk.curve(), Group.G1, "pi_c");
         for (int i = 0; i < proof.publicSignals().size(); i++) {
             BigInteger s = proof.publicSignals().get(i);
             Validate.isTrue(s.signum() >= 0 && s.compareTo(vk.curve().r()) < 0, "%s: public signal %d is not in [0, r)", what, i);

@@ -12,8 +12,18 @@ import org.apache.commons.lang3.Validate;
 
 /** A Groth16 proof with its public signals, and their snarkjs JSON forms. */
 public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigInteger> publicSignals) {
+    /**
+     * A proof from its parts: A and C points of the curve's G1, B of its G2 (an
+     * {@link IllegalArgumentException} naming the field otherwise), the signals copied (none null).
+     * Nothing else is checked here: {@link Groth16Verifier#verify} checks the points and signals.
+     */
     public Proof {
-        Validate.isTrue(piA.group() == Group.G1 && piB.group() == Group.G2 && piC.group() == Group.G1, "pi_a, pi_c in G1 and pi_b in G2");
+        Validate.notNull(curve, "curve");
+        VerificationKey.requireGroup(piA, curve, Group.G1, "pi_a");
+        VerificationKey.requireGroup(piB, curve, Group.G2, "pi_b");
+        VerificationKey.requireGroup(piC, curve, Group.G1, "pi_c");
+        Validate.notNull(publicSignals, "publicSignals");
+        Validate.noNullElements(publicSignals, "public signal %d is null");
         publicSignals = List.copyOf(publicSignals);
     }
 

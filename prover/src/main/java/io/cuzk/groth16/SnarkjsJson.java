@@ -350,6 +350,7 @@ final class SnarkjsJson {
 
     /** verification_key.json. */
     static VerificationKey verificationKey(String name, String json) {
+        org.apache.commons.lang3.Validate.notNull(json, "the text of %s", name);
         Json root = tree(name, json);
         requireGroth16(name, root);
         Curve curve = curve(name, root);
@@ -418,6 +419,8 @@ final class SnarkjsJson {
      * blame the numbers instead).
      */
     static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2, Curve keyCurve) {
+        org.apache.commons.lang3.Validate.notNull(proofJson, "the text of %s", proofName);
+        org.apache.commons.lang3.Validate.notNull(publicJson, "the text of %s", publicName);
         Json root = tree(proofName, proofJson);
         requireGroth16(proofName, root);
         Curve curve;

@@ -18,9 +18,23 @@ import org.apache.commons.lang3.Validate;
  * in snarkjs's form, {@code vk_alphabeta_12} (e(alpha, beta)) included.
  */
 public record VerificationKey(Curve curve, int nPublic, Point alpha1, Point beta2, Point gamma2, Point delta2, List<Point> ic) {
+    /**
+     * A key from its parts: alpha and the IC points in the curve's G1, beta, gamma and delta in its
+     * G2, none of the four at infinity, nPublic + 1 IC points; an {@link IllegalArgumentException}
+     * naming what is not. The points' curves and subgroups are checked when a verification first
+     * uses the key.
+     */
     public VerificationKey {
         Validate.notNull(curve, "curve");
-        Validate.noNullElements(new Point[] {alpha1, beta2, gamma2, delta2}, "alpha, beta, gamma and delta are required");
+        Validate.isTrue(nPublic >= 0, "nPublic is %d: a count of public signals is not negative", nPublic);
+        requireGroup(alpha1, curve, Group.G1, "vk_alpha_1");
+        requireGroup(beta2, curve, Group.G2, "vk_beta_2");
+        requireGroup(gamma2, curve, Group.G2, "vk_gamma_2");
+        requireGroup(delta2, curve, Group.G2, "vk_delta_2");
+        Validate.notNull(ic, "ic");
+        for (int i = 0; i < ic.size(); i++) {
+            requireGroup(ic.get(i), curve, Group.G1, "IC[" + i + "]");
+        }
         ic = List.copyOf(ic);
         Validate.isTrue(ic.size() == nPublic + 1, "%d IC points for %d public signals: expected %d", ic.size(), nPublic, nPublic + 1);
         // at infinity, any of them lets proofs of any public signals verify (as the reader says)
@@ -82,6 +96,8 @@ public record VerificationKey(Curve curve, int nPublic, Point alpha1, Point beta
     }
 
     static void requireGroup(Point p, Curve c, Group g, String what) {
-        Validate.isTrue(p.curve() == c && p.group() == g, "%s must be a %s %s point", what, c.cliName(), g);
+        Validate.notNull(p, "%s is null", what);
+        Validate.isTrue(p.curve() == c && p.group() == g, "%s must be a %s %s point, not a %s %s one", what, c.cliName(), g,
+                p.curve().cliName(), p.group());
     }
 }

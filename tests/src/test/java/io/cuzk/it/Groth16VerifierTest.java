@@ -187,6 +187,28 @@ class Groth16VerifierTest {
                     () -> Groth16Verifier.verifyBatch(outsideKey, batch));
             assertTrue(gammaOutInBatch.getMessage().contains("vk_gamma_2"), gammaOutInBatch.getMessage());
         }
+        // the constructors refuse parts of another group or curve, naming them; nulls are named too
+        Curve other = curve == Curve.BN254 ? Curve.BLS12_381 : Curve.BN254;
+        IllegalArgumentException wrongGroup = assertThrows(IllegalArgumentException.class,
+                () -> new Proof(curve, good.piB(), good.piB(), good.piC(), good.publicSignals()));
+        assertTrue(wrongGroup.getMessage().startsWith("pi_a must be a " + curve.cliName() + " G1 point"), wrongGroup.getMessage());
+        IllegalArgumentException wrongCurve = assertThrows(IllegalArgumentException.class, () -> new Proof(curve, good.piA(), good.piB(),
+                io.cuzk.Points.generator(other, io.cuzk.Group.G1), good.publicSignals()));
+        assertTrue(wrongCurve.getMessage().endsWith("not a " + other.cliName() + " G1 one"), wrongCurve.getMessage());
+        assertTrue(assertThrows(NullPointerException.class, () -> new Proof(curve, good.piA(), null, good.piC(), good.publicSignals()))
+                .getMessage().contains("pi_b"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new VerificationKey(curve, -1, vk.alpha1(), vk.beta2(), vk.gamma2(),
+                vk.delta2(), List.of())).getMessage().startsWith("nPublic is -1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new VerificationKey(curve, vk.nPublic(), vk.beta2(), vk.beta2(),
+                vk.gamma2(), vk.delta2(), vk.ic())).getMessage().startsWith("vk_alpha_1 must be a " + curve.cliName() + " G1 point"));
+        assertTrue(assertThrows(NullPointerException.class, () -> Groth16Verifier.verifyBatch(null, List.of())).getMessage()
+                .contains("verification key"));
+        assertTrue(assertThrows(NullPointerException.class, () -> Groth16Verifier.verifyJson(vk, "p.json", null, "q.json", "[]"))
+                .getMessage().contains("p.json"));
+        // a proof that does not fit the key is named by its files, as in a batch
+        IllegalArgumentException count = assertThrows(IllegalArgumentException.class, () -> Groth16Verifier.verifyJson(vk, "p.json",
+                good.proofJson(), "q.json", "[\n \"1\"" + ",\n \"1\"".repeat(vk.nPublic()) + "\n]"));
+        assertTrue(count.getMessage().startsWith("p.json with q.json has " + (vk.nPublic() + 1) + " public signals"), count.getMessage());
         List<VerificationKey> keys = List.of(vk, firstSeen(vk, 1), firstSeen(vk, 2));
         for (VerificationKey k : keys) {
             FormatException one = assertThrows(FormatException.class,
@@ -453,6 +475,41 @@ class Groth16VerifierTest {
         assertEquals(0, oursBareInf.status(), oursBareInf.err());
         assertEquals(Node.snarkjs("zkey", "export", "soliditycalldata", publicFile.toString(), proofFile.toString()).out().strip(),
                 oursBareInf.out().strip(), "calldata of bare numbers: " + atInfinity);
+    }
+
+    /**
+     * Where cuzk's verify is stricter than snarkjs's (README): a BLS12-381 proof whose A or C
+     * carries a part of the cofactor's order ((0, 2), of order 3, added to it) is on the curve and
+     * pairs as the proof without it, so snarkjs, which checks no subgroup, says OK; cuzk's readers
+     * refuse it as malformed (exit 2, the field named), as the rule "points in their subgroup"
+     * asks; a Proof made with its constructor verifies as its G1 part does (verify's javadoc).
+     */
+    @org.junit.jupiter.api.Test
+    void aCofactorPartInAOrCIsMalformedWhereSnarkjsSaysOk() throws Exception {
+        Curve curve = Curve.BLS12_381;
+        Path dir = Circuits.dir(curve, "multi_main");
+        Path vkFile = dir.resolve("verification_key.json");
+        VerificationKey vk = VerificationKey.read(vkFile);
+        Proof good;
+        try (ProvingKey key = ProvingKey.read(dir.resolve("circuit.zkey"));
+                io.cuzk.groth16.Witness w = io.cuzk.groth16.Witness.read(dir.resolve("witness.wtns"))) {
+            good = new io.cuzk.groth16.Groth16Prover().prove(key, w);
+        }
+        io.cuzk.Point order3 = io.cuzk.Point.ofCoordinates(curve, io.cuzk.Group.G1, java.math.BigInteger.ZERO, java.math.BigInteger.TWO);
+        for (String field : List.of("pi_a", "pi_c")) {
+            Proof tampered = field.equals("pi_a")
+                    ? new Proof(curve, io.cuzk.Points.add(good.piA(), order3), good.piB(), good.piC(), good.publicSignals())
+                    : new Proof(curve, good.piA(), good.piB(), io.cuzk.Points.add(good.piC(), order3), good.publicSignals());
+            Path proofFile = tmp.resolve(field + "-proof.json"), publicFile = tmp.resolve("public.json");
+            Files.writeString(proofFile, tampered.proofJson());
+            Files.writeString(publicFile, tampered.publicJson());
+            Node.Result theirs = Node.snarkjs("groth16", "verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+            assertTrue(theirs.out().contains("OK!"), "snarkjs says OK: " + theirs.out() + theirs.err());
+            Cli.Result ours = Cli.run("verify", vkFile.toString(), publicFile.toString(), proofFile.toString());
+            assertEquals(2, ours.status(), ours.out() + ours.err());
+            assertTrue(ours.err().startsWith("cuzk verify: " + proofFile + ": " + field + ": ") && ours.err().contains("subgroup"), ours.err());
+            assertTrue(Groth16Verifier.verify(vk, tampered), "the constructor's proof: its G1 part's answer");
+        }
     }
 
     /** snarkjs's verify does not say OK to these files (it says invalid, or fails on them). */

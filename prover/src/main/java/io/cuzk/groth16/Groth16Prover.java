@@ -65,7 +65,11 @@ public final class Groth16Prover {
         Curve curve = key.curve();
         int n = key.domainSize();
         Groth16Msms msms;
-        try (Arena arena = Arena.ofShared(); Backend.Resident bases = backend.resident(key.bases())) {
+        List<BigInteger> signals;
+        // the key's and the witness's close wait for this proof (synthesis reads them through
+        // addresses the JDK does not count as uses)
+        try (CloseGate.Use keyUse = key.use(); CloseGate.Use witnessUse = witness.use();
+                Arena arena = Arena.ofShared(); Backend.Resident bases = backend.resident(key.bases())) {
             // a, b and c in one buffer: from 2^14 on it is large enough for huge pages (one page
             // fault per 2 MiB instead of 512 where three buffers of 512 KiB would take 4 KiB pages)
             ScalarVector abc = ScalarVector.allocate(arena, curve, 3L * n, ScalarForm.MONTGOMERY);
@@ -76,9 +80,10 @@ public final class Groth16Prover {
             Synthesis.abc(key, witness.values(), a, b, c, backend.hostThreads());
             phases.accept("H and MSMs");
             msms = backend.groth16(bases, new Groth16Inputs(witness.values(), a, b, c, arena));
+            signals = witness.publicSignals(key.nPublic());
         }
         phases.accept("assembly");
-        return assemble(key, msms, blinding.draw(curve), witness.publicSignals(key.nPublic()));
+        return assemble(key, msms, blinding.draw(curve), signals);
     }
 
     /** Step 5: the proof from the MSMs and the blinding factors {r, s}, each point one linear combination. */

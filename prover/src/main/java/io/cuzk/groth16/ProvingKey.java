@@ -42,7 +42,8 @@ import org.apache.commons.lang3.Validate;
  * membership is not checked: the key is trusted to come from a setup ceremony), and none of the
  * header points at infinity. Every coefficient entry is checked too: its matrix, its constraint
  * (inside the domain), its signal (inside the witness) and its value (below r). Closing the key
- * releases its memory; a prover still using it fails with {@link IllegalStateException}.
+ * waits for the proofs using it, then releases its memory; a proof started with a closed key fails
+ * with {@link IllegalStateException}.
  *
  * <p>The views ({@link #ic()}, {@link #a()}, ..., {@link #coefficients()}) are read-only: a key is
  * shared (by the engine's leases among others), so no user of it may change it for the others.
@@ -142,6 +143,7 @@ public final class ProvingKey implements AutoCloseable {
     private ProvingKey(String name, Arena arena, BinFile f) {
         this.name = name;
         this.arena = arena;
+        this.gate = new CloseGate(name);
         Headers hs = headers(name, f);
         this.curve = hs.shape().curve();
         this.nVars = hs.shape().nVars();
@@ -474,6 +476,16 @@ public final class ProvingKey implements AutoCloseable {
 
     private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
     private boolean closed; // under closeHooks
+    private final CloseGate gate;
+
+    /**
+     * A use of the key's memory by native code that reads it through addresses the JDK does not
+     * track (synthesis): {@link #close} waits for it. An IllegalStateException on a key closed or
+     * closing.
+     */
+    CloseGate.Use use() {
+        return gate.enter();
+    }
 
     /**
      * Runs hook when the key is closed (device copies of its points are freed this way). On a key
@@ -490,12 +502,17 @@ public final class ProvingKey implements AutoCloseable {
     }
 
     /**
-     * Runs the close hooks, then frees the key's memory (whatever a hook throws); a second close
-     * does nothing. A native call reading the key on another thread (a proof's MSM) is waited for;
-     * that proof's next use of the key fails with {@link IllegalStateException}.
+     * Waits for the proofs using the key on other threads (from then on, a proof that starts with
+     * it fails with {@link IllegalStateException}), runs the close hooks, then frees the key's
+     * memory (whatever a hook throws); a second close does nothing. Code that reads the key's views
+     * itself must be done with them first: its next read fails with IllegalStateException (a
+     * native call it has in progress, given them as arguments, is waited for).
      */
     @Override
     public void close() {
+        if (!gate.close()) {
+            return;
+        }
         List<Runnable> hooks;
         synchronized (closeHooks) {
             if (closed) {

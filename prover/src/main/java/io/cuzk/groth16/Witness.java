@@ -26,6 +26,7 @@ public final class Witness implements AutoCloseable {
 
     private final String name;
     private final Arena arena;
+    private final CloseGate gate;
     private final Curve curve;
     private final ScalarVector values;
     private final List<String> warnings;
@@ -33,6 +34,7 @@ public final class Witness implements AutoCloseable {
     private Witness(String name, Arena arena, BinFile f) {
         this.name = name;
         this.arena = arena;
+        this.gate = new CloseGate(name);
         MemorySegment h = f.section(1);
         String hl = f.label(1);
         if (h.byteSize() < 4) {
@@ -164,13 +166,22 @@ public final class Witness implements AutoCloseable {
     }
 
     /**
-     * Frees the witness's memory; a second close does nothing. A native call reading it on another
-     * thread (a proof's MSM) is waited for; that proof's next use of it fails with
-     * {@link IllegalStateException}.
+     * A use of the witness's memory by native code that reads it through addresses the JDK does
+     * not track (a proof's synthesis): {@link #close} waits for it. An IllegalStateException on a
+     * witness closed or closing.
+     */
+    CloseGate.Use use() {
+        return gate.enter();
+    }
+
+    /**
+     * Waits for the proofs using the witness on other threads (from then on, a proof that starts
+     * with it fails with {@link IllegalStateException}), then frees its memory; a second close does
+     * nothing.
      */
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
+        if (gate.close()) {
             SharedArenas.closeWhenFree(arena);
         }
     }

@@ -142,11 +142,12 @@ class Groth16FormatTest {
     }
 
     /**
-     * A key or a witness closed while another thread proves with it: close waits for the native
-     * call reading the memory (a shared arena cannot close under a downcall; a close that gave up
-     * there left the key marked closed with its memory never freed), frees it, runs the key's
-     * hooks once; the proving thread's next use fails with IllegalStateException. A second close
-     * of either does nothing.
+     * A key or a witness closed while another thread proves with it: close waits for the proof in
+     * progress (its synthesis reads them through addresses the JDK does not count, and a shared
+     * arena cannot close under a downcall: a close that gave up there left the key marked closed
+     * with its memory never freed), frees the memory, runs the key's hooks once; every proof made
+     * is valid, and the proving thread's next proof fails with IllegalStateException. A second
+     * close of either does nothing.
      */
     @Test
     void closingWhileAnotherThreadProvesFreesTheMemory() throws Exception {
@@ -154,6 +155,7 @@ class Groth16FormatTest {
         for (int round = 0; round < 8; round++) {
             ProvingKey k = ProvingKey.read(dir.resolve("circuit.zkey"));
             Witness w = Witness.read(dir.resolve("witness.wtns"));
+            io.cuzk.groth16.VerificationKey vk = io.cuzk.groth16.VerificationKey.of(k);
             java.util.concurrent.atomic.AtomicInteger hooks = new java.util.concurrent.atomic.AtomicInteger();
             k.onClose(hooks::incrementAndGet);
             java.util.concurrent.CountDownLatch proving = new java.util.concurrent.CountDownLatch(1);
@@ -162,7 +164,10 @@ class Groth16FormatTest {
                 try {
                     while (true) {
                         proving.countDown();
-                        new Groth16Prover().prove(k, w);
+                        io.cuzk.groth16.Proof made = new Groth16Prover().prove(k, w);
+                        if (!io.cuzk.groth16.Groth16Verifier.verify(vk, made)) {
+                            throw new AssertionError("a proof made while its key or witness closed does not verify");
+                        }
                     }
                 } catch (IllegalStateException closed) {
                     // what a proof meets once its key or witness is closed
@@ -196,8 +201,8 @@ class Groth16FormatTest {
     @Test
     void aKeysViewsAreReadOnly() throws IOException {
         Path zkey = set(Curve.BLS12_381, "multi_main").resolve("circuit.zkey");
-        for (ProvingKey k : java.util.List.of(ProvingKey.read(zkey), ProvingKey.map(zkey))) {
-            try (k) {
+        for (boolean mapped : new boolean[] {false, true}) {
+            try (ProvingKey k = mapped ? ProvingKey.map(zkey) : ProvingKey.read(zkey)) {
                 for (io.cuzk.PointVector v : java.util.List.of(k.ic(), k.a(), k.b1(), k.b2(), k.c(), k.h())) {
                     assertTrue(v.segment().isReadOnly(), v.toString());
                 }

@@ -90,7 +90,7 @@ public final class Pairing {
     public static MillerValue millerLoop(List<Point> g1, List<Point> g2) {
         requireLists(g1, g2);
         Validate.isTrue(!g1.isEmpty(), "no pairs");
-        Curve curve = g1.get(0).curve();
+        Curve curve = firstCurve(g1);
         try (Arena a = Arena.ofConfined()) {
             Vectors v = vectors(a, curve, g1, g2);
             MemorySegment out = a.allocate(12L * curve.fpBytes(), 8);
@@ -198,7 +198,7 @@ public final class Pairing {
         Validate.notNull(g1Fixed, "g1Fixed");
         Validate.isTrue(fixed != null || g1Fixed.isEmpty(), "%d G1 points for no prepared G2 points", g1Fixed.size());
         Validate.isTrue(!g1.isEmpty() || fixed != null, "no pairs");
-        Curve curve = fixed != null ? fixed.curve : g1.get(0).curve();
+        Curve curve = fixed != null ? fixed.curve : firstCurve(g1);
         Validate.isTrue(factor == null || factor.curve == curve, "the factor is of %s, the pairs of %s",
                 factor == null ? "" : factor.curve.cliName(), curve.cliName());
         long[] outside = {-1};
@@ -219,8 +219,8 @@ public final class Pairing {
         NativeLibrary.require();
         int nFixed = fixed == null ? 0 : fixed.size;
         Validate.isTrue(g1Fixed.size() == nFixed, "%d G1 points for %d prepared G2 points", g1Fixed.size(), nFixed);
-        Validate.isTrue(g1.isEmpty() || g1.get(0).curve() == curve, "the pairs are of %s, the %s of %s", g1.isEmpty() ? ""
-                : g1.get(0).curve().cliName(), fixed == null ? "factor" : "prepared points", curve.cliName());
+        Validate.isTrue(g1.isEmpty() || firstCurve(g1) == curve, "the pairs are of %s, the %s of %s", g1.isEmpty() ? ""
+                : firstCurve(g1).cliName(), fixed == null ? "factor" : "prepared points", curve.cliName());
         try (Arena a = Arena.ofConfined()) {
             Vectors v = vectors(a, curve, g1, g2);
             PointVector pf = PointVector.allocate(a, curve, Group.G1, nFixed);
@@ -272,7 +272,7 @@ public final class Pairing {
 
     private static Result call(List<Point> g1, List<Point> g2, boolean value) {
         requireLists(g1, g2);
-        Curve curve = g1.isEmpty() ? Curve.BN254 : g1.get(0).curve();
+        Curve curve = g1.isEmpty() ? Curve.BN254 : firstCurve(g1);
         try (Arena a = Arena.ofConfined()) {
             Vectors v = vectors(a, curve, g1, g2);
             PointVector p = v.g1(), q = v.g2();
@@ -295,6 +295,11 @@ public final class Pairing {
             }
             return new Result(one.get(ValueLayout.JAVA_INT, 0) == 1, coefficients);
         }
+    }
+
+    /** The curve of the first G1 point (pairs are checked to be of one curve later). */
+    private static Curve firstCurve(List<Point> g1) {
+        return Validate.notNull(g1.get(0), "pair 0 has a null point").curve();
     }
 
     private static void requireLists(List<Point> g1, List<Point> g2) {

@@ -14,8 +14,9 @@ import org.apache.commons.lang3.Validate;
 public record Proof(Curve curve, Point piA, Point piB, Point piC, List<BigInteger> publicSignals) {
     /**
      * A proof from its parts: A and C points of the curve's G1, B of its G2 (an
-     * {@link IllegalArgumentException} naming the field otherwise), the signals copied (none null).
-     * Nothing else is checked here: {@link Groth16Verifier#verify} checks the points and signals.
+     * {@link IllegalArgumentException} naming the field otherwise, a NullPointerException for a null
+     * one), the signals copied (none null). Nothing else is checked here:
+     * {@link Groth16Verifier#verify} checks the points and signals.
      */
     public Proof {
         Validate.notNull(curve, "curve");

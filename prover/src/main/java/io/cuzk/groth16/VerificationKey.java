@@ -21,8 +21,8 @@ public record VerificationKey(Curve curve, int nPublic, Point alpha1, Point beta
     /**
      * A key from its parts: alpha and the IC points in the curve's G1, beta, gamma and delta in its
      * G2, none of the four at infinity, nPublic + 1 IC points; an {@link IllegalArgumentException}
-     * naming what is not. The points' curves and subgroups are checked when a verification first
-     * uses the key.
+     * naming what is not (a NullPointerException for a null). Whether the points lie on their
+     * curves and in their subgroups is checked when a verification first uses the key.
      */
     public VerificationKey {
         Validate.notNull(curve, "curve");

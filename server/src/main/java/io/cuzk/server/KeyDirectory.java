@@ -120,7 +120,9 @@ final class KeyDirectory implements AutoCloseable {
          * under no lock that the key's loading, its status or its other jobs wait on. An
          * {@link IllegalStateException} when the daemon's circuit cannot serve (none, unreadable,
          * not a circuit, or not this key's: its field or its witness size differ from the key's); a
-         * {@link io.cuzk.witness.WitnessException} for input that does not fit the circuit.
+         * {@link io.cuzk.witness.WitnessException} for input that does not fit the circuit; a
+         * {@link java.util.concurrent.CancellationException} when the calculating thread is
+         * interrupted.
          */
         byte[] witness(byte[] inputJson) {
             io.cuzk.witness.WitnessCalculator.Circuit c = circuitCompiled();

@@ -264,8 +264,9 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                     byte[] calculated;
                     try {
                         calculated = entry.witness(witnessBytes.get(i).toByteArray());
-                    } catch (java.util.concurrent.CancellationException e) { // the calculating thread interrupted (the daemon stopping)
-                        throw status(io.grpc.Status.CANCELLED, "input of partition " + i + ": " + e.getMessage());
+                    } catch (java.util.concurrent.CancellationException e) { // the calculating thread interrupted: the daemon stopping
+                        // (UNAVAILABLE, as for a submission the stopping engine refuses: the client places the job elsewhere)
+                        throw status(io.grpc.Status.UNAVAILABLE, "input of partition " + i + ": " + e.getMessage() + " (the daemon is stopping)");
                     } catch (IllegalStateException e) { // the daemon's circuit, not the input
                         throw status(io.grpc.Status.FAILED_PRECONDITION, e.getMessage());
                     } catch (RuntimeException e) {

@@ -277,13 +277,19 @@ class WitnessCalculatorTest {
         assertFalse(Cli.run("wtns", "calculate", wasm.toString(), tmp.resolve("refused.json").toString(), out.toString()).err()
                 .contains("a[0]"), "a scalar signal named a[0]");
         // what the caller's log consumer throws reaches the caller as it was thrown, not as bad input
-        IllegalStateException mine = new IllegalStateException("the caller's logger failed");
-        WitnessCalculator throwing = WitnessCalculator.load(wasm, line -> {
-            throw mine;
-        });
-        org.junit.jupiter.api.Assertions.assertSame(mine, org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                () -> throwing.wtns(valid[0])));
-        assertArrayEquals(w.wtns(valid[0]), WitnessCalculator.load(wasm, line -> { }).wtns(valid[0]), "and the calculator is fine");
+        // (a WitnessException of its own too, which is not blamed on the input signal being set)
+        for (RuntimeException mine : List.of(new IllegalStateException("the caller's logger failed"),
+                new io.cuzk.witness.WitnessException("the caller's own WitnessException"))) {
+            java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+            WitnessCalculator throwing = WitnessCalculator.load(wasm, line -> {
+                if (once.compareAndSet(false, true)) {
+                    throw mine;
+                }
+            });
+            org.junit.jupiter.api.Assertions.assertSame(mine, org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                    () -> throwing.wtns(valid[0])));
+            assertArrayEquals(w.wtns(valid[0]), throwing.wtns(valid[0]), "the calculator that threw serves the next calculation");
+        }
         // an action other than calculate: the usage's status and its synopsis
         Cli.Result usage = Cli.run("wtns", "debug", wasm.toString(), tmp.resolve("in0.json").toString(), out.toString());
         assertEquals(2, usage.status(), usage.err());

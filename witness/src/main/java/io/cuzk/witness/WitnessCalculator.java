@@ -62,6 +62,8 @@ public final class WitnessCalculator {
     // what the circuit said before a failure (printErrorMessage), and its log() line being built
     private final StringBuilder errors = new StringBuilder();
     private final StringBuilder line = new StringBuilder();
+    /** What the log consumer threw in this calculation, which no one may wrap (null when nothing). */
+    private RuntimeException consumerFailure;
 
     /**
      * A circuit.wasm parsed and compiled to JVM bytecode once (the costly step: about a second for
@@ -204,7 +206,8 @@ public final class WitnessCalculator {
                         line.setLength(0);
                         try {
                             this.log.accept(done);
-                        } catch (RuntimeException e) { // the consumer's, not the circuit's: call() hands it on as it was
+                        } catch (RuntimeException e) { // the consumer's, not the circuit's: call() and run() hand it on as it was
+                            consumerFailure = e;
                             throw new LogFailure(e);
                         }
                     } else if (line.length() < MAX_LOG_LINE) { // a line that never ends stays bounded
@@ -526,6 +529,7 @@ public final class WitnessCalculator {
         }
         errors.setLength(0);
         line.setLength(0);
+        consumerFailure = null;
         call(init, 0);
         long set = 0;
         for (Map.Entry<String, List<BigInteger>> e : inputs.entrySet()) {
@@ -552,7 +556,7 @@ public final class WitnessCalculator {
                 try {
                     call(setInputSignal, msb, lsb, i);
                 } catch (WitnessException x) {
-                    if (ranCircuit(x)) {
+                    if (ranCircuit(x) || x == consumerFailure) {
                         // the circuit runs once its last input is set: its failure (an assertion)
                         // is the inputs' as a whole, not this signal's
                         throw x;
@@ -655,7 +659,7 @@ public final class WitnessCalculator {
         return false;
     }
 
-    /** Thrown by the exceptionHandler import across the WebAssembly frames. */
+    /** The calculation stopped by an interrupt of its thread (Chicory checks the flag and leaves it set). */
     private java.util.concurrent.CancellationException cancelled(Throwable cause) {
         var c = new java.util.concurrent.CancellationException(name + ": the witness calculation was interrupted");
         c.initCause(cause);
@@ -671,6 +675,7 @@ public final class WitnessCalculator {
         }
     }
 
+    /** Thrown by the exceptionHandler import across the WebAssembly frames. */
     private static final class CircuitError extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

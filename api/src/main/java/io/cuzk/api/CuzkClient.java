@@ -46,9 +46,10 @@ import java.util.concurrent.TimeUnit;
  * A client of the cuzk proving daemon ({@code bin/cuzk serve}): blocking calls, and asynchronous
  * ones that return {@link CompletableFuture}s. Thread-safe; one client (one HTTP/2 connection) is
  * meant to be shared by many threads. Failures are gRPC's {@link io.grpc.StatusRuntimeException}
- * (NOT_FOUND for an unknown key, INVALID_ARGUMENT for a bad witness, RESOURCE_EXHAUSTED over a
- * limit, UNAVAILABLE while the daemon drains or is gone), and {@link JobFailedException} for a job
- * that failed or was cancelled on the daemon.
+ * (NOT_FOUND for an unknown key, INVALID_ARGUMENT for a bad witness or input, FAILED_PRECONDITION
+ * for inputs to a key without a usable circuit, RESOURCE_EXHAUSTED over a limit, UNAVAILABLE while
+ * the daemon drains or is gone, CANCELLED for a call cancelled or interrupted), and
+ * {@link JobFailedException} for a job that failed or was cancelled on the daemon.
  *
  * <pre>{@code
  * try (CuzkClient c = CuzkClient.builder("127.0.0.1:7878").build()) {
@@ -261,20 +262,36 @@ public final class CuzkClient implements AutoCloseable {
 
     /**
      * Submits a job of one partition per witness (.wtns bytes), streaming the witnesses in chunks
-     * of 1 MiB. With a clientJobId, a second submission of that id returns the first job.
+     * of 1 MiB. With a clientJobId, a second submission of that id returns the first job. An
+     * interrupt of the waiting thread cancels the call (a job the daemon made without a client job
+     * id is then cancelled too: nobody could follow it) and throws CANCELLED, the interrupt status
+     * kept.
      */
     public Submitted submit(String key, List<byte[]> witnesses, Priority priority, String clientJobId) {
+        return awaitSubmitted(submitAsync(key, witnesses, priority, clientJobId));
+    }
+
+    /** A submission's reply, blocking: the call's StatusRuntimeException as the other blocking calls throw it; an interrupt cancels it. */
+    private static Submitted awaitSubmitted(CompletableFuture<Submitted> f) {
         try {
-            return submitAsync(key, witnesses, priority, clientJobId).join();
-        } catch (java.util.concurrent.CompletionException e) {
+            return f.get();
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            throw io.grpc.Status.CANCELLED.withDescription("interrupted while submitting the job: the submission was cancelled")
+                    .asRuntimeException();
+        } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
-                throw r; // the call's StatusRuntimeException, as the other blocking calls throw it
+                throw r;
             }
-            throw e;
+            throw new IllegalStateException(e.getCause());
         }
     }
 
-    /** {@link #submit} without blocking; the future fails with the call's StatusRuntimeException. */
+    /**
+     * {@link #submit} without blocking; the future fails with the call's StatusRuntimeException,
+     * and cancelling it cancels the call.
+     */
     public CompletableFuture<Submitted> submitAsync(String key, List<byte[]> witnesses, Priority priority, String clientJobId) {
         return submitAsync(spec(key, witnesses.size(), priority, clientJobId), witnesses);
     }
@@ -283,17 +300,13 @@ public final class CuzkClient implements AutoCloseable {
      * Submits a job of one partition per circom input.json: the daemon calculates each witness
      * with the key's circuit (NAME.wasm next to the key in its folder), then proves. A witness
      * that cannot be calculated (a missing or extra signal, a failed assertion) refuses the job
-     * with INVALID_ARGUMENT naming the partition and the signal.
+     * with INVALID_ARGUMENT naming the partition (and the signal, where one is to blame); a key
+     * without a usable circuit is FAILED_PRECONDITION, an unknown key NOT_FOUND. The call lasts as
+     * long as the daemon calculates the witnesses; an interrupt cancels it, as for {@link #submit},
+     * and the daemon stops calculating.
      */
     public Submitted submitInputs(String key, List<String> inputJsons, Priority priority, String clientJobId) {
-        try {
-            return submitAsync(inputsSpec(key, inputJsons.size(), priority, clientJobId), utf8(inputJsons)).join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw e;
-        }
+        return awaitSubmitted(submitAsync(inputsSpec(key, inputJsons.size(), priority, clientJobId), utf8(inputJsons)));
     }
 
     /**
@@ -370,6 +383,11 @@ public final class CuzkClient implements AutoCloseable {
         async.submit(new io.grpc.stub.ClientResponseObserver<SubmitRequest, SubmitReply>() {
             @Override
             public void beforeStart(io.grpc.stub.ClientCallStreamObserver<SubmitRequest> requests) {
+                done.whenComplete((r, e) -> {
+                    if (done.isCancelled()) { // the caller gave up: so does the call (and the daemon's work for it)
+                        requests.cancel("the caller cancelled the submission", null);
+                    }
+                });
                 new Sender(spec, witnesses, requests, done::completeExceptionally);
             }
 

@@ -365,6 +365,11 @@ public final class CuzkServer implements AutoCloseable {
         server.awaitTermination();
     }
 
+    /** Submissions being accepted (their witnesses read or calculated): for tests. */
+    int accepting() {
+        return service.accepting();
+    }
+
     static String version() {
         String v = CuzkServer.class.getPackage().getImplementationVersion();
         return v != null ? v : "0.1.0-SNAPSHOT";
@@ -394,7 +399,9 @@ public final class CuzkServer implements AutoCloseable {
             }
         }
         // past the drain time, an accept still in progress (a key being read) is waited for, so
-        // that no job the engine accepted escapes the cancellation below
+        // that no job the engine accepted escapes the cancellation below; one calculating the
+        // witnesses of its inputs stops at the next
+        service.drainTimeOver();
         while (service.accepting() > 0) {
             try {
                 Thread.sleep(5);

@@ -104,6 +104,8 @@ final class KeyDirectory implements AutoCloseable {
 
         /** The circuit compiled (once, on its first input); calculators made from it, idle. */
         private volatile io.cuzk.witness.WitnessCalculator.Circuit compiled;
+        /** The longest input.json the compiled circuit can need (set before compiled). */
+        private volatile long maxInputBytes;
         private final Object compiling = new Object();
         private final java.util.Queue<io.cuzk.witness.WitnessCalculator> idle = new java.util.concurrent.ConcurrentLinkedQueue<>();
         /** Calculations of this key at once, at most (each calculator has a WebAssembly memory of its own). */
@@ -126,6 +128,10 @@ final class KeyDirectory implements AutoCloseable {
          */
         byte[] witness(byte[] inputJson) {
             io.cuzk.witness.WitnessCalculator.Circuit c = circuitCompiled();
+            if (inputJson.length > maxInputBytes) { // before it is read: reading takes tens of times its size in heap
+                throw new io.cuzk.witness.WitnessException("an input.json of " + inputJson.length + " bytes: more than the " + maxInputBytes
+                        + " an input of key " + name + "'s circuit can need (each of its input values in at most 4096 characters)");
+            }
             String text = utf8(inputJson);
             calculating.acquireUninterruptibly();
             io.cuzk.witness.WitnessCalculator calc = null;
@@ -197,6 +203,7 @@ final class KeyDirectory implements AutoCloseable {
                                 + file.getFileName() + ": " + mismatch);
                     }
                     idle.offer(first);
+                    maxInputBytes = first.maxInputJsonBytes();
                     compiled = loaded;
                     unusable = null;
                     return loaded;

@@ -87,6 +87,32 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         draining = true;
     }
 
+    /**
+     * The drain's time is over: a submission still calculating its witnesses stops at its next
+     * one (UNAVAILABLE: the client places the job elsewhere) instead of keeping the daemon up.
+     */
+    void drainTimeOver() {
+        drainTimeOver = true;
+    }
+
+    private volatile boolean drainTimeOver;
+
+    /**
+     * Between the witnesses the daemon calculates for a job (each can take seconds): a call its
+     * client gave up (cancelled, past its deadline) or a drain past its time stops the job before
+     * it is made.
+     */
+    private static void requireStillWanted(boolean drainTimeOver, int partition) {
+        if (io.grpc.Context.current().isCancelled()) {
+            throw status(io.grpc.Status.CANCELLED, "the call was cancelled while the daemon calculated the job's witnesses (at partition "
+                    + partition + ")");
+        }
+        if (drainTimeOver) {
+            throw status(io.grpc.Status.UNAVAILABLE, "the daemon is shutting down: its drain time ended while it calculated the job's "
+                    + "witnesses (at partition " + partition + ")");
+        }
+    }
+
     /** Partitions accepted and not yet ended (queued, in synthesis, on a device, finalizing). */
     long queuedPartitions() {
         return held.count();
@@ -261,6 +287,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             for (int i = 0; i < n; i++) {
                 MemorySegment seg;
                 if (inputs) { // the witness of circom's input.json, with the key's circuit
+                    requireStillWanted(drainTimeOver, i);
                     byte[] calculated;
                     try {
                         calculated = entry.witness(witnessBytes.get(i).toByteArray());

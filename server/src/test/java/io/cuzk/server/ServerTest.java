@@ -103,6 +103,79 @@ class ServerTest {
         return want;
     }
 
+    /**
+     * A submission of inputs stops calculating their witnesses when its caller gives up (an
+     * interrupt of the blocking call cancels it: CANCELLED, the interrupt status kept) or when a
+     * drain's time ends (UNAVAILABLE, and the drain ends); no job is made of either. An input.json
+     * longer than the key's circuit can need is refused before it is read.
+     */
+    @Test
+    void inputSubmissionsStopWhenTheirCallerLeavesOrTheDrainEnds(@TempDir Path dir) throws Exception {
+        Files.copy(sample.resolve("circuit.zkey"), dir.resolve("poseidon.zkey"));
+        Files.copy(sample.resolve("circuit.wasm"), dir.resolve("poseidon.wasm"));
+        String input = Files.readString(sample.resolve("input.json"));
+        String name = "cuzk-test-" + NAMES.incrementAndGet();
+        try (CuzkServer s = CuzkServer.builder().inProcess(name).keys(dir).maxWitnessBytes(1L << 30).start();
+                CuzkClient c = CuzkClient.of(InProcessChannelBuilder.forName(name).build(), null)) {
+            assertEquals(1, c.await(c.submitInputs("poseidon", List.of(input), Priority.PRIORITY_NORMAL, null).jobId(), WAIT)
+                    .getProofsCount(), "the circuit compiled, one job made");
+            StatusRuntimeException tooLong = assertThrows(StatusRuntimeException.class, () -> c.submitInputs("poseidon",
+                    List.of(input.replace("{", "{" + " ".repeat(200_000))), Priority.PRIORITY_NORMAL, null));
+            assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, tooLong.getStatus().getCode());
+            assertTrue(tooLong.getStatus().getDescription().startsWith("input of partition 0: an input.json of 2000"), tooLong.getStatus()
+                    .getDescription());
+            List<String> many = Collections.nCopies(9000, input); // seconds of witnesses
+            CompletableFuture<Throwable> left = new CompletableFuture<>();
+            java.util.concurrent.atomic.AtomicBoolean interruptKept = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread submitter = new Thread(() -> {
+                try {
+                    c.submitInputs("poseidon", many, Priority.PRIORITY_NORMAL, null);
+                    left.complete(null);
+                } catch (Throwable e) {
+                    interruptKept.set(Thread.currentThread().isInterrupted());
+                    left.complete(e);
+                }
+            });
+            submitter.start();
+            awaitCalculating(s);
+            submitter.interrupt();
+            Throwable e = left.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(e instanceof StatusRuntimeException sre && sre.getStatus().getCode() == io.grpc.Status.Code.CANCELLED, "" + e);
+            assertTrue(interruptKept.get(), "the interrupt status is kept");
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (s.accepting() > 0 && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertEquals(0, s.accepting(), "the daemon stopped calculating the cancelled call's witnesses");
+            assertEquals(1, c.status().getJobsSubmitted(), "and made no job of them");
+
+            CompletableFuture<Throwable> drained = CompletableFuture.supplyAsync(() -> {
+                try {
+                    c.submitInputs("poseidon", many, Priority.PRIORITY_NORMAL, null);
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            awaitCalculating(s);
+            long t0 = System.nanoTime();
+            s.drain(Duration.ofMillis(200));
+            assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(8).toNanos(), "the drain ends soon after its time");
+            Throwable d = drained.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(d instanceof StatusRuntimeException sre && sre.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+                    && sre.getStatus().getDescription().contains("drain time ended"), "" + d);
+        }
+    }
+
+    /** Until the daemon is accepting a submission (its witnesses received, being calculated). */
+    static void awaitCalculating(CuzkServer s) throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (s.accepting() == 0 && System.nanoTime() < until) {
+            Thread.sleep(2);
+        }
+        assertTrue(s.accepting() > 0, "the submission reached the daemon");
+    }
+
     @Test
     void keysAreListedByNameAndHash() throws Exception {
         try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {

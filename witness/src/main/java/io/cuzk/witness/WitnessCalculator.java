@@ -301,6 +301,17 @@ public final class WitnessCalculator {
     }
 
     /**
+     * The most bytes an input.json of this circuit can need: each of its input values written with
+     * the most characters cuzk reads (4096), with 256 bytes for its name and JSON's
+     * punctuation, and 64 KiB of spacing. Reading input.json takes tens of times its size in heap
+     * (its text, its tree, the values), so a service that takes it from others refuses a longer one
+     * before reading it.
+     */
+    public synchronized long maxInputJsonBytes() {
+        return 65536 + call(getInputSize) * (MAX_DIGITS + 256L);
+    }
+
+    /**
      * Parses input.json as snarkjs does (each value through JavaScript's BigInt, then mod p):
      * arrays flattened; strings in BigInt's syntax (decimal with an optional sign, 0x, 0o or 0b
      * digits, blanks around, an empty string for 0); numbers as JavaScript reads them, so an

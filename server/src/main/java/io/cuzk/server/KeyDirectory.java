@@ -102,12 +102,17 @@ final class KeyDirectory implements AutoCloseable {
             return Files.isRegularFile(w, LinkOption.NOFOLLOW_LINKS) ? w : null;
         }
 
-        /** The circuit compiled (once, on its first input); calculators made from it, idle. */
-        private volatile io.cuzk.witness.WitnessCalculator.Circuit compiled;
-        /** The longest input.json the compiled circuit can need (set before compiled). */
-        private volatile long maxInputBytes;
+        /**
+         * The circuit file as compiled (on its first input, again when the file changes): the
+         * compiled code, its calculators not in use, the longest input.json it can need, and the
+         * file's time and size then.
+         */
+        private record Compiled(io.cuzk.witness.WitnessCalculator.Circuit circuit,
+                java.util.Queue<io.cuzk.witness.WitnessCalculator> idle, long maxInputBytes,
+                java.nio.file.attribute.FileTime modified, long size) {}
+
+        private volatile Compiled compiled;
         private final Object compiling = new Object();
-        private final java.util.Queue<io.cuzk.witness.WitnessCalculator> idle = new java.util.concurrent.ConcurrentLinkedQueue<>();
         /** Calculations of this key at once, at most (each calculator has a WebAssembly memory of its own). */
         private final java.util.concurrent.Semaphore calculating = new java.util.concurrent.Semaphore(WITNESS_THREADS);
 
@@ -127,19 +132,20 @@ final class KeyDirectory implements AutoCloseable {
          * interrupted.
          */
         byte[] witness(byte[] inputJson) {
-            io.cuzk.witness.WitnessCalculator.Circuit c = circuitCompiled();
-            if (inputJson.length > maxInputBytes) { // before it is read: reading takes tens of times its size in heap
-                throw new io.cuzk.witness.WitnessException("an input.json of " + inputJson.length + " bytes: more than the " + maxInputBytes
-                        + " an input of key " + name + "'s circuit can need (each of its input values in at most 4096 characters)");
+            Compiled c = circuitCompiled();
+            if (inputJson.length > c.maxInputBytes()) { // before it is read: reading takes tens of times its size in heap
+                throw new io.cuzk.witness.WitnessException("an input.json of " + inputJson.length + " bytes: more than the "
+                        + c.maxInputBytes() + " an input of key " + name + "'s circuit can need (each of its input values in at most 4096 "
+                        + "characters)");
             }
             String text = utf8(inputJson);
             calculating.acquireUninterruptibly();
             io.cuzk.witness.WitnessCalculator calc = null;
             try {
-                calc = idle.poll();
+                calc = c.idle().poll();
                 if (calc == null) {
                     try {
-                        calc = c.newCalculator(line -> { });
+                        calc = c.circuit().newCalculator(line -> { });
                     } catch (java.util.concurrent.CancellationException e) { // interrupted, not the circuit's fault
                         throw e;
                     } catch (RuntimeException e) { // the circuit's own start (its memory, a trap), not the input
@@ -149,27 +155,33 @@ final class KeyDirectory implements AutoCloseable {
                 }
                 return calc.wtns(text);
             } finally {
-                if (calc != null) {
-                    idle.offer(calc); // each calculation starts with the circuit's init: a failed one leaves nothing behind
+                if (calc != null) { // back to its own circuit's calculators (a circuit compiled again has its own)
+                    c.idle().offer(calc); // each calculation starts with the circuit's init: a failed one leaves nothing behind
                 }
                 calculating.release();
             }
         }
 
         /**
-         * The circuit, compiled on first use and checked against the key; one that cannot serve is
-         * logged once and not compiled again until its file changes (the inputs that come
-         * meanwhile get the same answer at once, not each a compilation).
+         * The circuit, compiled on first use and checked against the key, and compiled again when
+         * its file changes (a circuit an operator replaced serves from the next input on; one
+         * removed is gone); one that cannot serve is logged once and not compiled again until its
+         * file changes (the inputs that come meanwhile get the same answer at once, not each a
+         * compilation).
          */
-        io.cuzk.witness.WitnessCalculator.Circuit circuitCompiled() {
-            io.cuzk.witness.WitnessCalculator.Circuit c = compiled;
-            if (c != null) {
+        private Compiled circuitCompiled() {
+            Compiled c = compiled;
+            if (c != null && current(c)) {
                 return c;
             }
             synchronized (compiling) { // one compilation; the inputs that come meanwhile wait for it
                 c = compiled;
-                if (c != null) {
+                if (c != null && current(c)) {
                     return c;
+                }
+                if (c != null) {
+                    compiled = null;
+                    LOG.log(System.Logger.Level.INFO, "cuzk serve: key " + name + "'s circuit " + name + ".wasm changed: compiling it again");
                 }
                 requireCircuit();
                 String wasm = name + ".wasm";
@@ -202,11 +214,12 @@ final class KeyDirectory implements AutoCloseable {
                         throw new IllegalStateException("key " + name + "'s circuit " + wasm + " is not the circuit of "
                                 + file.getFileName() + ": " + mismatch);
                     }
+                    java.util.Queue<io.cuzk.witness.WitnessCalculator> idle = new java.util.concurrent.ConcurrentLinkedQueue<>();
                     idle.offer(first);
-                    maxInputBytes = first.maxInputJsonBytes();
-                    compiled = loaded;
+                    Compiled made = new Compiled(loaded, idle, first.maxInputJsonBytes(), seen.lastModifiedTime(), seen.size());
+                    compiled = made;
                     unusable = null;
-                    return loaded;
+                    return made;
                 } catch (java.util.concurrent.CancellationException e) { // interrupted: nothing learnt about the circuit
                     throw e;
                 } catch (RuntimeException e) {
@@ -216,6 +229,17 @@ final class KeyDirectory implements AutoCloseable {
                     LOG.log(System.Logger.Level.WARNING, "cuzk serve: " + why);
                     throw new IllegalStateException(why, e);
                 }
+            }
+        }
+
+        /** Whether the circuit file is still the one c was compiled from (its time and size; a link or none is not). */
+        private boolean current(Compiled c) {
+            try {
+                java.nio.file.attribute.BasicFileAttributes now = Files.readAttributes(file.resolveSibling(name + ".wasm"),
+                        java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                return now.isRegularFile() && now.lastModifiedTime().equals(c.modified()) && now.size() == c.size();
+            } catch (IOException e) {
+                return false;
             }
         }
 

@@ -131,6 +131,23 @@ class DaemonInputsTest {
             JobResult mended = c.await(c.submitInputs("junk", List.of(input), Priority.PRIORITY_NORMAL, null).jobId(), Duration.ofMinutes(2));
             assertTrue(Groth16Verifier.verify(vk, Proof.parse("proof", mended.getProofs(0).getProofJson(), "public",
                     mended.getProofs(0).getPublicJson())));
+            // a circuit replaced while the daemon serves is compiled again from the next input on
+            // (here a broken one: found so, where the one compiled before went on serving), and one
+            // removed is gone
+            Files.write(keys.resolve("junk.wasm"), new byte[] {0, 'a', 's', 'm', 9, 9, 9, 9, 1, 2, 3, 4});
+            StatusRuntimeException replaced = assertThrows(StatusRuntimeException.class,
+                    () -> c.submitInputs("junk", List.of(input), Priority.PRIORITY_NORMAL, null));
+            assertEquals(Status.Code.FAILED_PRECONDITION, replaced.getStatus().getCode());
+            assertTrue(replaced.getStatus().getDescription().startsWith("key junk's circuit junk.wasm cannot be used"),
+                    replaced.getStatus().getDescription());
+            Files.copy(multi.resolve("multi_main_js/multi_main.wasm"), keys.resolve("junk.wasm"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            assertEquals(1, c.await(c.submitInputs("junk", List.of(input), Priority.PRIORITY_NORMAL, null).jobId(), Duration.ofMinutes(2))
+                    .getProofsCount());
+            Files.delete(keys.resolve("junk.wasm"));
+            StatusRuntimeException removed = assertThrows(StatusRuntimeException.class,
+                    () -> c.submitInputs("junk", List.of(input), Priority.PRIORITY_NORMAL, null));
+            assertTrue(removed.getStatus().getDescription().contains("has no circuit"), removed.getStatus().getDescription());
             // the limit on a job's witnesses, for the witnesses calculated from its inputs
             StatusRuntimeException big = assertThrows(StatusRuntimeException.class,
                     () -> c.submitInputs("multi", List.of(input, input, input, input), Priority.PRIORITY_NORMAL, null));

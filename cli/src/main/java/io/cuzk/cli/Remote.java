@@ -68,7 +68,8 @@ final class Remote {
             default -> "the daemon at " + server + " answered " + s.getCode() + ": " + what;
         };
         int status = switch (s.getCode()) {
-            case INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION, OUT_OF_RANGE, RESOURCE_EXHAUSTED, UNAUTHENTICATED,
+            // FAILED_PRECONDITION is the daemon's own state (a key it cannot read, a circuit it cannot use): not the input's
+            case INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, OUT_OF_RANGE, RESOURCE_EXHAUSTED, UNAUTHENTICATED,
                     PERMISSION_DENIED -> Main.BAD_INPUT;
             default -> Main.FAILURE;
         };

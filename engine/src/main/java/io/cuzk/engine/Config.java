@@ -35,16 +35,20 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
 
     public Config {
         Validate.notEmpty(devices, "at least one device");
+        Validate.noNullElements(devices, "device %d is null");
         Validate.isTrue(workersPerDevice >= 1, "workers per device must be at least 1: %d", workersPerDevice);
         Validate.isTrue(synthesisWorkers >= 1, "synthesis workers must be at least 1: %d", synthesisWorkers);
-        Validate.isTrue(synthesisThreads >= 0, "synthesis threads must not be negative");
+        Validate.isTrue(synthesisThreads >= 0, "synthesis threads must not be negative (0 = all): %d", synthesisThreads);
         Validate.isTrue(finalizers >= 1, "finalizers must be at least 1: %d", finalizers);
-        Validate.isTrue(memoryBudgetBytes > 0, "the memory budget must be positive");
-        Validate.isTrue(maxIdlePoolBytes >= 0 && keyCacheBytes >= 0, "pool and key cache sizes must not be negative");
+        Validate.isTrue(memoryBudgetBytes > 0, "the memory budget must be positive: %d", memoryBudgetBytes);
+        Validate.isTrue(maxIdlePoolBytes >= 0, "the pool's idle bytes must not be negative: %d", maxIdlePoolBytes);
+        Validate.isTrue(keyCacheBytes >= 0, "the key cache's size must not be negative: %d", keyCacheBytes);
         Validate.notNull(slabAllocator, "slabAllocator");
-        Validate.isTrue(poolIdleRelease != null && !poolIdleRelease.isNegative(), "the pool's idle time must not be negative");
+        Validate.notNull(poolIdleRelease, "poolIdleRelease");
+        Validate.isTrue(!poolIdleRelease.isNegative(), "the pool's idle time must not be negative: %s", poolIdleRelease);
         Validate.isTrue(readyPerWorker >= 0, "ready partitions per worker must not be negative (0 = derived): %d", readyPerWorker);
-        Validate.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(), "the shutdown timeout must not be negative");
+        Validate.notNull(shutdownTimeout, "shutdownTimeout");
+        Validate.isTrue(!shutdownTimeout.isNegative(), "the shutdown timeout must not be negative: %s", shutdownTimeout);
         devices = List.copyOf(devices);
     }
 
@@ -69,7 +73,7 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         private int synthesisThreads = 1;
         private int finalizers = 2;
         private long memoryBudgetBytes = defaultBudget();
-        private long maxIdlePoolBytes = -1;
+        private Long maxIdlePoolBytes; // null: the budget
         private Duration poolIdleRelease = Duration.ofSeconds(10);
         private int readyPerWorker;
         private boolean selfCheck;
@@ -147,13 +151,15 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
         }
 
         public Config build() {
+            Validate.notNull(devices, "devices");
+            Validate.noNullElements(devices, "device %d is null");
             SlabAllocator alloc = slabAllocator;
             if (alloc == null) {
                 // pinned host memory where a GPU proves, so its uploads run at full speed
                 alloc = devices.stream().anyMatch(Backend::prefersPinnedHostMemory) ? new PinnedSlabAllocator() : SlabAllocator.offHeap();
             }
             return new Config(devices, workersPerDevice, synthesisWorkers, synthesisThreads, finalizers, memoryBudgetBytes,
-                    maxIdlePoolBytes < 0 ? memoryBudgetBytes : maxIdlePoolBytes, poolIdleRelease, readyPerWorker, keyCacheBytes, alloc,
+                    maxIdlePoolBytes == null ? memoryBudgetBytes : maxIdlePoolBytes, poolIdleRelease, readyPerWorker, keyCacheBytes, alloc,
                     shutdownTimeout, selfCheck);
         }
     }

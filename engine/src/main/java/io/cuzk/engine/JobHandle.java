@@ -51,7 +51,11 @@ public final class JobHandle {
      * {@link ExecutionException} with the first partition's failure as its cause.
      */
     public List<Proof> await(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
-        return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (CancellationException e) { // the JDK's says "get"; the job's says why it was cancelled
+            throw e.getCause() instanceof CancellationException why ? why : e;
+        }
     }
 
     /**

@@ -32,6 +32,7 @@ class DaemonClientCliTest {
         Path keys = Files.createDirectories(tmp.resolve("keys"));
         Files.copy(dir.resolve("circuit.zkey"), keys.resolve("chain.zkey"));
         Files.copy(dir.resolve("chain_main_js/chain_main.wasm"), keys.resolve("chain.wasm"));
+        Files.copy(dir.resolve("circuit.zkey"), keys.resolve("nowasm.zkey")); // a key without a circuit
         Path vk = dir.resolve("verification_key.json"), good = dir.resolve("witness.wtns");
         // a witness that does not satisfy the circuit: its last value changed (still below r)
         byte[] w = Files.readAllBytes(good);
@@ -56,6 +57,10 @@ class DaemonClientCliTest {
             assertEquals(1, refused.status(), refused.err());
             assertTrue(refused.err().contains("INVALID_ARGUMENT: input of partition 0: "), refused.err());
 
+            // input for a key the daemon has no circuit for: the daemon's state, not the input (exit 3)
+            Cli.Result noCircuit = Cli.run("prove", "-q", "--server", server, "nowasm", input.toString(), proof.toString(), pub.toString());
+            assertEquals(3, noCircuit.status(), noCircuit.err());
+            assertTrue(noCircuit.err().contains("FAILED_PRECONDITION") && noCircuit.err().contains("has no circuit"), noCircuit.err());
             // the self-check refuses the bad witness's proof: exit 1 on the daemon and here, the partition named
             Cli.Result remote = Cli.run("prove", "-q", "--server", server, "chain", bad.toString(), proof.toString(), pub.toString());
             assertEquals(1, remote.status(), remote.err());

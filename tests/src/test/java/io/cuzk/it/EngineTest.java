@@ -171,7 +171,8 @@ class EngineTest {
                 Thread.sleep(5);
             }
             assertTrue(big.cancel());
-            assertThrows(CancellationException.class, () -> big.await(WAIT));
+            assertEquals("job " + big.id() + " was cancelled", assertThrows(CancellationException.class, () -> big.await(WAIT)).getMessage(),
+                    "the job's reason, not the JDK's \"get\"");
             List<PartitionState> states = big.partitionStates();
             assertTrue(states.contains(PartitionState.CANCELLED), states.toString());
             assertTrue(states.stream().allMatch(s -> s == PartitionState.DONE || s == PartitionState.CANCELLED), states.toString());

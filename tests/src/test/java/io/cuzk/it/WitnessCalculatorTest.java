@@ -168,6 +168,9 @@ class WitnessCalculatorTest {
             {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]} trailing", "not JSON (Unrecognized token 'trailing'"},
             // a number as long as JavaScript reads (past a double's range: Infinity), which BigInt refuses
             {"{\"p\": [" + "9".repeat(1200) + ", 1, 1], \"s\": [1, 1, 1]}", "input signal p[0]: 99999"},
+            // a name past Jackson's limit, and an object never closed: in cuzk's words, not Jackson's internals
+            {"{\"" + "a".repeat(60_000) + "\": 1}", "a signal name longer than 50000 characters: no circuit has one"},
+            {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]", "expected close marker for Object (start marker at [line: 1"},
         };
         for (String[] k : cases) {
             Path in = tmp.resolve("bad.json");

@@ -336,6 +336,9 @@ public final class WitnessCalculator {
                         || e.getLocation().getLineNr() < 1 ? "" : " at line " + e.getLocation().getLineNr()) + ": cuzk reads at most "
                         + MAX_DIGITS + " (quote a long value)");
             }
+            if (e.getOriginalMessage().contains("Name length")) { // JSON, but a name no circuit has
+                throw new WitnessException("a signal name longer than 50000 characters: no circuit has one");
+            }
             throw new WitnessException("not read: " + notJson(e));
         } catch (JsonProcessingException e) {
             throw new WitnessException("not JSON (" + notJson(e) + ")");
@@ -364,7 +367,9 @@ public final class WitnessCalculator {
      */
     private static String notJson(JsonProcessingException e) {
         // the input's own bytes appear in Jackson's words ("Unrecognized token 'wtns...'"): no control characters
-        String why = e.getOriginalMessage().replaceAll(", from `[A-Za-z.()]+`", "").replaceAll("\\p{Cntrl}", "?");
+        String why = e.getOriginalMessage().replaceAll(", from `[A-Za-z.()]+`", "")
+                .replace("Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); ", "") // Jackson's, not the input's
+                .replaceAll("\\p{Cntrl}", "?");
         return e.getLocation() == null || e.getLocation().getLineNr() < 1 ? why : why + " at line " + e.getLocation().getLineNr();
     }
 

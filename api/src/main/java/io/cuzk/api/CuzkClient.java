@@ -268,24 +268,7 @@ public final class CuzkClient implements AutoCloseable {
      * kept.
      */
     public Submitted submit(String key, List<byte[]> witnesses, Priority priority, String clientJobId) {
-        return awaitSubmitted(submitAsync(key, witnesses, priority, clientJobId));
-    }
-
-    /** A submission's reply, blocking: the call's StatusRuntimeException as the other blocking calls throw it; an interrupt cancels it. */
-    private static Submitted awaitSubmitted(CompletableFuture<Submitted> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            f.cancel(true);
-            Thread.currentThread().interrupt();
-            throw io.grpc.Status.CANCELLED.withDescription("interrupted while submitting the job: the submission was cancelled")
-                    .asRuntimeException();
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        return awaitCancelling(submitAsync(key, witnesses, priority, clientJobId), "submitting the job");
     }
 
     /**
@@ -306,7 +289,8 @@ public final class CuzkClient implements AutoCloseable {
      * and the daemon stops calculating.
      */
     public Submitted submitInputs(String key, List<String> inputJsons, Priority priority, String clientJobId) {
-        return awaitSubmitted(submitAsync(inputsSpec(key, inputJsons.size(), priority, clientJobId), utf8(inputJsons)));
+        return awaitCancelling(submitAsync(inputsSpec(key, inputJsons.size(), priority, clientJobId), utf8(inputJsons)),
+                "submitting the job");
     }
 
     /**
@@ -424,17 +408,21 @@ public final class CuzkClient implements AutoCloseable {
      */
     public Proved run(String key, List<byte[]> witnesses, Priority priority, String clientJobId, Duration timeout,
             java.util.function.Consumer<JobEvent> progress) {
-        return awaitPlaced(runAsync(key, witnesses, priority, clientJobId, timeout, progress));
+        return awaitCancelling(runAsync(key, witnesses, priority, clientJobId, timeout, progress), "waiting for the job");
     }
 
-    /** A placed job's outcome, blocking: its exception as run throws it; an interrupt cancels the job. */
-    private static Proved awaitPlaced(CompletableFuture<Proved> f) {
+    /**
+     * A call's outcome, blocking: its StatusRuntimeException (or the job's exception) as the other
+     * blocking calls throw it; an interrupt cancels the future, and with it the call, and throws
+     * CANCELLED ("interrupted while " what), the interrupt status kept.
+     */
+    private static <T> T awaitCancelling(CompletableFuture<T> f, String what) {
         try {
             return f.get();
         } catch (InterruptedException e) {
             f.cancel(true);
             Thread.currentThread().interrupt();
-            throw io.grpc.Status.CANCELLED.withDescription("interrupted while waiting for the job").asRuntimeException();
+            throw io.grpc.Status.CANCELLED.withDescription("interrupted while " + what).asRuntimeException();
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -459,7 +447,7 @@ public final class CuzkClient implements AutoCloseable {
      */
     public Proved runInputs(String key, List<String> inputJsons, Priority priority, String clientJobId, Duration timeout,
             java.util.function.Consumer<JobEvent> progress) {
-        return awaitPlaced(runInputsAsync(key, inputJsons, priority, clientJobId, timeout, progress));
+        return awaitCancelling(runInputsAsync(key, inputJsons, priority, clientJobId, timeout, progress), "waiting for the job");
     }
 
     /** {@link #runInputs} without blocking; cancelling the future cancels the call, and with it the job on its daemon. */

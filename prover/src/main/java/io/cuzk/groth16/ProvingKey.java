@@ -514,10 +514,7 @@ public final class ProvingKey implements AutoCloseable {
             return;
         }
         List<Runnable> hooks;
-        synchronized (closeHooks) {
-            if (closed) {
-                return;
-            }
+        synchronized (closeHooks) { // only the first close gets here (the gate's)
             closed = true;
             hooks = List.copyOf(closeHooks);
             closeHooks.clear();

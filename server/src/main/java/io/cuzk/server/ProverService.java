@@ -102,7 +102,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
      * client gave up (cancelled, past its deadline) or a drain past its time stops the job before
      * it is made.
      */
-    private static void requireStillWanted(boolean drainTimeOver, int partition) {
+    private void requireStillWanted(int partition) {
         if (io.grpc.Context.current().isCancelled()) {
             throw status(io.grpc.Status.CANCELLED, "the call was cancelled while the daemon calculated the job's witnesses (at partition "
                     + partition + ")");
@@ -287,7 +287,7 @@ final class ProverService extends ProverGrpc.ProverImplBase {
             for (int i = 0; i < n; i++) {
                 MemorySegment seg;
                 if (inputs) { // the witness of circom's input.json, with the key's circuit
-                    requireStillWanted(drainTimeOver, i);
+                    requireStillWanted(i);
                     byte[] calculated;
                     try {
                         calculated = entry.witness(witnessBytes.get(i).toByteArray());

@@ -68,17 +68,54 @@ public final class CuzkClient implements AutoCloseable {
     /** Set by a daemon in the trailers of its RESOURCE_EXHAUSTED: its own limit refused the job; {@link #run} places it elsewhere. */
     static final Metadata.Key<String> PLACE_ELSEWHERE = Metadata.Key.of("cuzk-place-elsewhere", Metadata.ASCII_STRING_MARSHALLER);
 
+    /** The description of a call that follows a job (Run, Await) ended by {@link #close}. */
+    static final String CLOSED = "the client was closed";
+
     private final ManagedChannel channel;
     private final ProverGrpc.ProverBlockingStub blocking;
     private final ProverGrpc.ProverStub async;
     private final Failover failover;
+    /** The calls in flight that follow a job (Run, Await): they last as long as their jobs, so close ends them. */
+    private final java.util.Set<ClientCall<?, ?>> following = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
 
     private CuzkClient(ManagedChannel channel, String token, Failover failover) {
         this.channel = channel;
         this.failover = failover;
-        Channel c = token == null ? channel : io.grpc.ClientInterceptors.intercept(channel, bearer(token));
+        Channel c = io.grpc.ClientInterceptors.intercept(channel, new Following());
+        if (token != null) {
+            c = io.grpc.ClientInterceptors.intercept(c, bearer(token));
+        }
         this.blocking = ProverGrpc.newBlockingStub(c);
         this.async = ProverGrpc.newStub(c);
+    }
+
+    /** Keeps the calls that follow a job in {@link #following} while they are open; one started after close is cancelled. */
+    private final class Following implements ClientInterceptor {
+        @Override
+        public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+            ClientCall<Q, R> call = next.newCall(method, options);
+            if (!method.equals(ProverGrpc.getRunMethod()) && !method.equals(ProverGrpc.getAwaitMethod())) {
+                return call;
+            }
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(call) {
+                @Override
+                public void start(Listener<R> listener, Metadata headers) {
+                    ClientCall<Q, R> self = this;
+                    following.add(self);
+                    super.start(new io.grpc.ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+                        @Override
+                        public void onClose(io.grpc.Status status, Metadata trailers) {
+                            following.remove(self);
+                            super.onClose(status, trailers);
+                        }
+                    }, headers);
+                    if (closing) { // close ran between the channel's check and this call's start
+                        self.cancel(CLOSED, null);
+                    }
+                }
+            };
+        }
     }
 
     /**
@@ -522,9 +559,9 @@ public final class CuzkClient implements AutoCloseable {
                     + " was not proved in time (" + p.attempts + " attempts)").asRuntimeException());
             return;
         }
-        if (channel.isShutdown()) {
-            p.done.completeExceptionally(io.grpc.Status.CANCELLED.withDescription("job " + p.spec.getClientJobId()
-                    + ": the client was closed before the job was placed").asRuntimeException());
+        if (closing || channel.isShutdown()) {
+            p.done.completeExceptionally(io.grpc.Status.CANCELLED.withDescription("job " + p.spec.getClientJobId() + ": " + CLOSED
+                    + " before the job was placed" + (p.attempts == 0 ? "" : " again (" + p.attempts + " attempts made)")).asRuntimeException());
             return;
         }
         p.attempts++;
@@ -564,6 +601,12 @@ public final class CuzkClient implements AutoCloseable {
                     return;
                 }
                 io.grpc.Status s = io.grpc.Status.fromThrowable(t);
+                if (closing) { // ended by close (cancelled, or cut by the channel's shutdown): not the daemon's doing
+                    p.done.completeExceptionally(io.grpc.Status.CANCELLED.withDescription("job " + p.spec.getClientJobId() + ": " + CLOSED
+                            + " while the job was in flight; its daemon cancels it unless another call follows it").withCause(t)
+                            .asRuntimeException());
+                    return;
+                }
                 io.grpc.Metadata trailers = io.grpc.Status.trailersFromThrowable(t);
                 boolean elsewhere = s.getCode() == io.grpc.Status.Code.RESOURCE_EXHAUSTED && trailers != null
                         && trailers.containsKey(PLACE_ELSEWHERE); // a daemon's own limit: another may have room
@@ -620,25 +663,59 @@ public final class CuzkClient implements AutoCloseable {
         return await(jobId, timeout, e -> { });
     }
 
-    /** {@link #await(long, Duration)}, giving progress every event on the way (state, partitions done). */
+    /**
+     * {@link #await(long, Duration)}, giving progress every event on the way (state, partitions
+     * done). What progress throws ends the wait (and the call) and reaches the caller as itself.
+     */
     public JobResult await(long jobId, Duration timeout, java.util.function.Consumer<JobEvent> progress) {
-        Iterator<JobEvent> it = blocking.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .await(AwaitRequest.newBuilder().setJobId(jobId).build());
-        while (it.hasNext()) {
-            JobEvent e = it.next();
-            progress.accept(e);
-            JobResult r = outcome(e);
-            if (r != null) {
-                return r;
+        Objects.requireNonNull(progress, "progress");
+        // the call's own context, cancelled on the way out: a wait left early (progress threw) does
+        // not leave the stream open on the daemon until its deadline
+        io.grpc.Context.CancellableContext call = io.grpc.Context.current().withCancellation();
+        io.grpc.Context previous = call.attach();
+        try {
+            Iterator<JobEvent> it = blocking.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                    .await(AwaitRequest.newBuilder().setJobId(jobId).build());
+            while (it.hasNext()) {
+                JobEvent e = it.next();
+                progress.accept(e);
+                JobResult r = outcome(e);
+                if (r != null) {
+                    return r;
+                }
             }
+            throw new IllegalStateException("the daemon ended Await of job " + jobId + " before the job ended");
+        } finally {
+            call.detach(previous);
+            call.cancel(null);
         }
-        throw new IllegalStateException("the daemon ended Await of job " + jobId + " before the job ended");
     }
 
-    /** {@link #await} without blocking. */
+    /**
+     * {@link #await} without blocking and without a deadline: the future ends with the job, or
+     * when the client is closed (CANCELLED); cancelling it ends the call (the job goes on).
+     */
     public CompletableFuture<JobResult> awaitAsync(long jobId) {
+        return awaitAsync(jobId, null);
+    }
+
+    /**
+     * {@link #awaitAsync(long)} that fails with DEADLINE_EXCEEDED when the job has not ended
+     * within timeout (the job goes on).
+     */
+    public CompletableFuture<JobResult> awaitAsync(long jobId, Duration timeout) {
         CompletableFuture<JobResult> done = new CompletableFuture<>();
-        async.await(AwaitRequest.newBuilder().setJobId(jobId).build(), new StreamObserver<>() {
+        ProverGrpc.ProverStub stub = timeout == null ? async : async.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        stub.await(AwaitRequest.newBuilder().setJobId(jobId).build(), new io.grpc.stub.ClientResponseObserver<AwaitRequest, JobEvent>() {
+            @Override
+            public void beforeStart(io.grpc.stub.ClientCallStreamObserver<AwaitRequest> requests) {
+                done.whenComplete((r, e) -> {
+                    if (done.isCancelled()) {
+                        requests.cancel("the caller stopped waiting", null);
+                    }
+                });
+            }
+
             @Override
             public void onNext(JobEvent e) {
                 try {
@@ -724,9 +801,19 @@ public final class CuzkClient implements AutoCloseable {
         return blocking.listKeys(ListKeysRequest.getDefaultInstance()).getKeysList();
     }
 
-    /** Closes the connection, waiting up to 5 s for calls in flight. */
+    /**
+     * Closes the connection. Calls that follow a job end at once with CANCELLED: {@link #run}'s
+     * futures ("the client was closed while the job was in flight"; the job's daemon cancels it
+     * unless another call follows it, as when the caller cancels) and {@link #await} or
+     * {@link #events} (the job goes on: a later client may await it by its id). Other calls in
+     * flight (submissions, status) get up to 5 s to finish, then are cut.
+     */
     @Override
     public void close() {
+        closing = true;
+        for (ClientCall<?, ?> call : following) {
+            call.cancel(CLOSED, null);
+        }
         channel.shutdown();
         try {
             if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {

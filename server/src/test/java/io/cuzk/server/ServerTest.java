@@ -819,6 +819,75 @@ class ServerTest {
     }
 
     /**
+     * Closing a client ends its calls that follow jobs at once, without waiting out the 5 s it
+     * gives other calls: a Run's future fails CANCELLED naming the close, and its job is cancelled
+     * on the daemon; an Await (blocking or not) fails CANCELLED and its job goes on. A job placed
+     * after the close is refused as not placed. awaitAsync with a timeout ends at it; the job goes on.
+     */
+    @Test
+    void closingAClientEndsTheCallsThatFollowJobs() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient watcher = d.client(null)) {
+            CuzkClient c = d.client(null);
+            CompletableFuture<CuzkClient.Proved> run = c.runAsync("poseidon", Collections.nCopies(500, wtns), Priority.PRIORITY_LOW,
+                    "closed-run", WAIT, null);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("closed-run") && j.getPartitionsDone() > 0)) {
+                assertTrue(System.nanoTime() < deadline, "the long job did not start");
+                Thread.sleep(10);
+            }
+            CuzkClient.Submitted sub = c.submit("poseidon", Collections.nCopies(300, wtns), Priority.PRIORITY_LOW, "closed-await");
+            java.util.concurrent.ExecutionException late = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> watcher.awaitAsync(sub.jobId(), Duration.ofMillis(100)).get(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(io.grpc.Status.Code.DEADLINE_EXCEEDED, io.grpc.Status.fromThrowable(late.getCause()).getCode(), late.toString());
+
+            CompletableFuture<io.cuzk.api.v1.JobResult> awaitedAsync = c.awaitAsync(sub.jobId());
+            java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
+            CompletableFuture<Throwable> awaited = new CompletableFuture<>();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try {
+                    c.await(sub.jobId(), WAIT, e -> following.countDown());
+                    awaited.complete(null);
+                } catch (Throwable t) {
+                    awaited.complete(t);
+                }
+            });
+            assertTrue(following.await(60, java.util.concurrent.TimeUnit.SECONDS), "the blocking await got no event");
+            long start = System.nanoTime();
+            c.close();
+            long closing = System.nanoTime() - start;
+            assertTrue(closing < 4_000_000_000L, "close waited for the calls that follow jobs: " + closing / 1_000_000 + " ms");
+
+            java.util.concurrent.ExecutionException ran = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> run.get(10, java.util.concurrent.TimeUnit.SECONDS));
+            StatusRuntimeException r = (StatusRuntimeException) ran.getCause();
+            assertEquals(io.grpc.Status.Code.CANCELLED, r.getStatus().getCode(), r.toString());
+            assertTrue(r.getStatus().getDescription().startsWith("job closed-run: the client was closed while the job was in flight"),
+                    r.getMessage());
+            Throwable blocking = awaited.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            waiter.join(10_000);
+            assertTrue(blocking instanceof StatusRuntimeException s && s.getStatus().getCode() == io.grpc.Status.Code.CANCELLED
+                    && "the client was closed".equals(s.getStatus().getDescription()), String.valueOf(blocking));
+            java.util.concurrent.ExecutionException async = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> awaitedAsync.get(10, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(io.grpc.Status.Code.CANCELLED, io.grpc.Status.fromThrowable(async.getCause()).getCode(), async.toString());
+
+            java.util.concurrent.ExecutionException after = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> c.runAsync("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "after-close", WAIT, null)
+                            .get(10, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals("CANCELLED: job after-close: the client was closed before the job was placed", after.getCause().getMessage());
+
+            // on the daemon: the Run's job cancelled, the awaited one proved in full
+            deadline = System.nanoTime() + 60_000_000_000L;
+            while (watcher.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("closed-run")
+                    && j.getState() == JobState.JOB_STATE_CANCELLED)) {
+                assertTrue(System.nanoTime() < deadline, "the closed client's Run job was not cancelled: " + watcher.status().getJobsList());
+                Thread.sleep(10);
+            }
+            assertEquals(300, watcher.await(sub.jobId(), WAIT).getProofsCount());
+        }
+    }
+
+    /**
      * A retry needs no thread of the common pool: with all its workers blocked by the caller (one
      * on a 2-core machine), a job whose daemon is not there yet is placed once it is.
      */

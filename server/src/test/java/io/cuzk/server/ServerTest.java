@@ -96,6 +96,16 @@ class ServerTest {
         assertArrayEquals(be32(bx[0]), p.getProof().substring(96, 128).toByteArray(), "pi_b.x.c0");
     }
 
+    /** Waits up to a minute for the daemon to list the job of that client job id in the state wanted; fails with what it lists. */
+    static void awaitJob(CuzkClient c, String clientJobId, java.util.function.Predicate<io.cuzk.api.v1.JobSummary> wanted, String otherwise)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals(clientJobId) && wanted.test(j))) {
+            assertTrue(System.nanoTime() < deadline, otherwise + ": " + c.status().getJobsList());
+            Thread.sleep(10);
+        }
+    }
+
     static byte[] be32(String decimal) {
         byte[] x = new BigInteger(decimal).toByteArray();
         byte[] want = new byte[32];
@@ -699,18 +709,9 @@ class ServerTest {
             // the caller leaves: the job is cancelled and its id made free for a later attempt
             CompletableFuture<CuzkClient.Proved> left = c.runAsync("poseidon", Collections.nCopies(500, wtns), Priority.PRIORITY_LOW,
                     "run-2", WAIT, null);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("run-2") && j.getPartitionsDone() > 0)) {
-                assertTrue(System.nanoTime() < deadline, "the long job did not start");
-                Thread.sleep(10);
-            }
+            awaitJob(c, "run-2", j -> j.getPartitionsDone() > 0, "the long job did not start");
             left.cancel(true);
-            deadline = System.nanoTime() + 60_000_000_000L;
-            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("run-2")
-                    && j.getState() == JobState.JOB_STATE_CANCELLED)) {
-                assertTrue(System.nanoTime() < deadline, "the job whose Run call went away was not cancelled: " + c.status().getJobsList());
-                Thread.sleep(10);
-            }
+            awaitJob(c, "run-2", j -> j.getState() == JobState.JOB_STATE_CANCELLED, "the job whose Run call went away was not cancelled");
             CuzkClient.Submitted fresh = c.submit("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "run-2");
             assertFalse(fresh.existing(), "the cancelled Run's client job id names a new job");
             assertEquals(1, c.await(fresh.jobId(), WAIT).getProofsCount());
@@ -802,11 +803,7 @@ class ServerTest {
         try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
             CompletableFuture<CuzkClient.Proved> first = c.runAsync("poseidon", Collections.nCopies(60, wtns), Priority.PRIORITY_LOW,
                     "shared-1", WAIT, null);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("shared-1") && j.getPartitionsDone() > 0)) {
-                assertTrue(System.nanoTime() < deadline, "the job did not start");
-                Thread.sleep(5);
-            }
+            awaitJob(c, "shared-1", j -> j.getPartitionsDone() > 0, "the job did not start");
             java.util.concurrent.CountDownLatch attached = new java.util.concurrent.CountDownLatch(1);
             CompletableFuture<CuzkClient.Proved> second = c.runAsync("poseidon", Collections.nCopies(60, wtns), Priority.PRIORITY_LOW,
                     "shared-1", WAIT, e -> attached.countDown()); // its first event: it follows the job
@@ -830,11 +827,7 @@ class ServerTest {
             CuzkClient c = d.client(null);
             CompletableFuture<CuzkClient.Proved> run = c.runAsync("poseidon", Collections.nCopies(500, wtns), Priority.PRIORITY_LOW,
                     "closed-run", WAIT, null);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (c.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("closed-run") && j.getPartitionsDone() > 0)) {
-                assertTrue(System.nanoTime() < deadline, "the long job did not start");
-                Thread.sleep(10);
-            }
+            awaitJob(c, "closed-run", j -> j.getPartitionsDone() > 0, "the long job did not start");
             CuzkClient.Submitted sub = c.submit("poseidon", Collections.nCopies(300, wtns), Priority.PRIORITY_LOW, "closed-await");
             java.util.concurrent.ExecutionException late = assertThrows(java.util.concurrent.ExecutionException.class,
                     () -> watcher.awaitAsync(sub.jobId(), Duration.ofMillis(100)).get(60, java.util.concurrent.TimeUnit.SECONDS));
@@ -877,12 +870,7 @@ class ServerTest {
             assertEquals("CANCELLED: job after-close: the client was closed before the job was placed", after.getCause().getMessage());
 
             // on the daemon: the Run's job cancelled, the awaited one proved in full
-            deadline = System.nanoTime() + 60_000_000_000L;
-            while (watcher.status().getJobsList().stream().noneMatch(j -> j.getClientJobId().equals("closed-run")
-                    && j.getState() == JobState.JOB_STATE_CANCELLED)) {
-                assertTrue(System.nanoTime() < deadline, "the closed client's Run job was not cancelled: " + watcher.status().getJobsList());
-                Thread.sleep(10);
-            }
+            awaitJob(watcher, "closed-run", j -> j.getState() == JobState.JOB_STATE_CANCELLED, "the closed client's Run job was not cancelled");
             assertEquals(300, watcher.await(sub.jobId(), WAIT).getProofsCount());
         }
     }

@@ -500,11 +500,32 @@ public final class CuzkClient implements AutoCloseable {
                 .build();
     }
 
-    /** input.json texts as the bytes a job carries. */
-    private static List<byte[]> utf8(List<String> texts) {
+    /**
+     * input.json texts as the bytes a job carries (UTF-8). A text that UTF-8 cannot carry (a lone
+     * surrogate, which String.getBytes would send as '?', naming another signal) is refused,
+     * naming its partition and place; a null text is refused too.
+     */
+    static List<byte[]> utf8(List<String> texts) {
+        Objects.requireNonNull(texts, "inputJsons");
         List<byte[]> out = new java.util.ArrayList<>(texts.size());
-        for (String t : texts) {
-            out.add(t.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        java.nio.charset.CharsetEncoder strict = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        for (int p = 0; p < texts.size(); p++) {
+            String t = texts.get(p);
+            if (t == null) {
+                throw new NullPointerException("the input.json of partition " + p + " is null");
+            }
+            java.nio.CharBuffer in = java.nio.CharBuffer.wrap(t);
+            try {
+                java.nio.ByteBuffer b = strict.reset().encode(in);
+                byte[] bytes = new byte[b.remaining()];
+                b.get(bytes);
+                out.add(bytes);
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new IllegalArgumentException("the input.json of partition " + p + " has a lone UTF-16 surrogate at character "
+                        + in.position() + ": it cannot be sent as UTF-8");
+            }
         }
         return out;
     }

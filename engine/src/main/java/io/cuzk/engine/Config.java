@@ -36,21 +36,35 @@ public record Config(List<Backend> devices, int workersPerDevice, int synthesisW
     public Config {
         Validate.notEmpty(devices, "at least one device");
         Validate.noNullElements(devices, "device %d is null");
-        Validate.isTrue(workersPerDevice >= 1, "workers per device must be at least 1: %d", workersPerDevice);
-        Validate.isTrue(synthesisWorkers >= 1, "synthesis workers must be at least 1: %d", synthesisWorkers);
-        Validate.isTrue(synthesisThreads >= 0, "synthesis threads must not be negative (0 = all): %d", synthesisThreads);
-        Validate.isTrue(finalizers >= 1, "finalizers must be at least 1: %d", finalizers);
+        // each worker is a thread of its own (a device worker also a stream and pinned buffers): the
+        // upper bounds refuse a count that would exhaust the process, not one a machine could use
+        Validate.isTrue(devices.size() <= MAX_DEVICES, "at most %d devices: %d", MAX_DEVICES, devices.size());
+        Validate.isTrue(workersPerDevice >= 1 && workersPerDevice <= MAX_WORKERS_PER_DEVICE, "workers per device must be 1..%d: %d",
+                MAX_WORKERS_PER_DEVICE, workersPerDevice);
+        Validate.isTrue(synthesisWorkers >= 1 && synthesisWorkers <= MAX_THREADS, "synthesis workers must be 1..%d: %d", MAX_THREADS,
+                synthesisWorkers);
+        Validate.isTrue(synthesisThreads >= 0 && synthesisThreads <= MAX_THREADS, "synthesis threads must be 0..%d (0 = all): %d",
+                MAX_THREADS, synthesisThreads);
+        Validate.isTrue(finalizers >= 1 && finalizers <= MAX_THREADS, "finalizers must be 1..%d: %d", MAX_THREADS, finalizers);
         Validate.isTrue(memoryBudgetBytes > 0, "the memory budget must be positive: %d", memoryBudgetBytes);
         Validate.isTrue(maxIdlePoolBytes >= 0, "the pool's idle bytes must not be negative: %d", maxIdlePoolBytes);
         Validate.isTrue(keyCacheBytes >= 0, "the key cache's size must not be negative: %d", keyCacheBytes);
         Validate.notNull(slabAllocator, "slabAllocator");
         Validate.notNull(poolIdleRelease, "poolIdleRelease");
         Validate.isTrue(!poolIdleRelease.isNegative(), "the pool's idle time must not be negative: %s", poolIdleRelease);
-        Validate.isTrue(readyPerWorker >= 0, "ready partitions per worker must not be negative (0 = derived): %d", readyPerWorker);
+        Validate.isTrue(readyPerWorker >= 0 && readyPerWorker <= MAX_THREADS, "ready partitions per worker must be 0..%d (0 = derived): %d",
+                MAX_THREADS, readyPerWorker);
         Validate.notNull(shutdownTimeout, "shutdownTimeout");
         Validate.isTrue(!shutdownTimeout.isNegative(), "the shutdown timeout must not be negative: %s", shutdownTimeout);
         devices = List.copyOf(devices);
     }
+
+    /** The most devices one engine drives. */
+    public static final int MAX_DEVICES = 1024;
+    /** The most device workers a device gets (the command line's bound too). */
+    public static final int MAX_WORKERS_PER_DEVICE = 64;
+    /** The most synthesis workers, finalizers, native threads a synthesis and ready partitions a worker. */
+    public static final int MAX_THREADS = 4096;
 
     /** Half of the physical memory, or 4 GiB where it cannot be read. */
     public static long defaultBudget() {

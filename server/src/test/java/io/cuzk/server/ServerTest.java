@@ -876,6 +876,24 @@ class ServerTest {
     }
 
     /**
+     * An input.json UTF-8 cannot carry (a lone surrogate, which Java's encoder would send as '?',
+     * another signal's name) is refused by the client before any call, naming partition and place.
+     */
+    @Test
+    void inputsUtf8CannotCarryAreRefusedByTheClient() throws Exception {
+        try (Daemon d = daemon(b -> b); CuzkClient c = d.client(null)) {
+            List<String> inputs = List.of("{\"in\": \"1\"}", "{\"i\ud800n\": \"1\"}");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> c.submitInputs("poseidon", inputs, Priority.PRIORITY_NORMAL, null));
+            assertEquals("the input.json of partition 1 has a lone UTF-16 surrogate at character 3: it cannot be sent as UTF-8",
+                    e.getMessage());
+            assertThrows(IllegalArgumentException.class,
+                    () -> c.runInputs("poseidon", List.of("{\"in\": \"1\udc00\"}"), Priority.PRIORITY_NORMAL, null, WAIT, null));
+            assertEquals(0, c.status().getJobsSubmitted(), "no job was made");
+        }
+    }
+
+    /**
      * A retry needs no thread of the common pool: with all its workers blocked by the caller (one
      * on a 2-core machine), a job whose daemon is not there yet is placed once it is.
      */

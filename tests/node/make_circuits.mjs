@@ -48,6 +48,18 @@ function commonAncestor(a, b) {
   return pa.slice(0, i).join(path.sep) || path.sep;
 }
 
+// Compiles a circuit with circom2 into dir: the outputs flags name (the .sym beside <name>_js/ names
+// the signals, which the witness calculator's messages use).
+function circom(name, dir, outputs) {
+  // circom2 runs as WebAssembly and finds includes only below its working directory: run it from
+  // the folder that holds both the circuits and node_modules.
+  const root = commonAncestor(path.resolve(circuitsDir), here);
+  const rel = (p) => path.relative(root, path.resolve(p)) || '.';
+  execFileSync(process.execPath, [path.join(here, 'node_modules/circom2/cli.js'), rel(path.join(circuitsDir, `${name}.circom`)),
+    ...outputs, '--prime', curveName, '-o', path.resolve(dir), '-l', rel(path.join(here, 'node_modules')),
+    '-l', rel(circuitsDir)], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 const ptau = await preparedPtau();
 for (const name of names) {
   const dir = path.join(outDir, curveName, name);
@@ -55,17 +67,12 @@ for (const name of names) {
   const r1cs = path.join(dir, `${name}.r1cs`);
   if (fs.existsSync(done) && fs.existsSync(path.join(dir, 'witness.wtns'))) {
     if (plonk && !fs.existsSync(path.join(dir, 'fflonk.zkey'))) await otherProtocols(r1cs, dir);
+    if (!fs.existsSync(path.join(dir, `${name}.sym`))) circom(name, dir, ['--sym']); // a set made before the symbols were
     continue;
   }
   fs.mkdirSync(dir, { recursive: true });
   log(`${name}: circom2, zkey, witness`);
-  // circom2 runs as WebAssembly and finds includes only below its working directory: run it from
-  // the folder that holds both the circuits and node_modules.
-  const root = commonAncestor(path.resolve(circuitsDir), here);
-  const rel = (p) => path.relative(root, path.resolve(p)) || '.';
-  execFileSync(process.execPath, [path.join(here, 'node_modules/circom2/cli.js'), rel(path.join(circuitsDir, `${name}.circom`)),
-    '--r1cs', '--wasm', '--prime', curveName, '-o', path.resolve(dir), '-l', rel(path.join(here, 'node_modules')),
-    '-l', rel(circuitsDir)], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  circom(name, dir, ['--r1cs', '--wasm', '--sym']);
   await snarkjs.zKey.newZKey(r1cs, ptau, path.join(dir, 'k0.zkey'));
   await snarkjs.zKey.contribute(path.join(dir, 'k0.zkey'), path.join(dir, 'circuit.zkey'), 'cuzk tests',
     `cuzk-java phase 2 ${Date.now()} ${Math.random()}`);

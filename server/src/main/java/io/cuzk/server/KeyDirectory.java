@@ -205,6 +205,10 @@ final class KeyDirectory implements AutoCloseable {
                 }
                 try {
                     io.cuzk.witness.WitnessCalculator.Circuit loaded = io.cuzk.witness.WitnessCalculator.Circuit.of(wasm, bytes);
+                    Path sym = file.resolveSibling(name + ".sym"); // circom's signal names: an input left out is named
+                    if (Files.isRegularFile(sym, LinkOption.NOFOLLOW_LINKS)) {
+                        loaded = loaded.withSymbols(sym);
+                    }
                     io.cuzk.witness.WitnessCalculator first = loaded.newCalculator(line -> { });
                     String mismatch = !first.prime().equals(shape.curve().r())
                             ? "its witnesses are over another field than " + shape.curve().cliName() + "'s, the key's"

@@ -43,6 +43,7 @@ class DaemonInputsTest {
         Path multi = Circuits.dir(Curve.BLS12_381, "multi_main");
         Files.copy(multi.resolve("circuit.zkey"), keys.resolve("multi.zkey"));
         Files.copy(multi.resolve("multi_main_js/multi_main.wasm"), keys.resolve("multi.wasm"));
+        Files.copy(multi.resolve("multi_main.sym"), keys.resolve("multi.sym")); // names an input signal left out
         Files.copy(Circuits.dir(Curve.BN254, "chain_main").resolve("circuit.zkey"), keys.resolve("chain.zkey"));
         // circuits that cannot serve their keys: of BLS12-381 beside a BN254 key, of another
         // witness size, not WebAssembly, a link (the daemon follows none, as for keys)
@@ -105,6 +106,12 @@ class DaemonInputsTest {
             assertEquals(Status.Code.INVALID_ARGUMENT, bad.getStatus().getCode());
             assertTrue(bad.getStatus().getDescription().contains("input of partition 1: input signal p: 2 values given"),
                     bad.getStatus().getDescription());
+
+            StatusRuntimeException left = assertThrows(StatusRuntimeException.class, () -> c.submitInputs("multi",
+                    List.of("{\"p\": [\"2\", \"3\", \"5\"]}"), Priority.PRIORITY_NORMAL, null));
+            assertEquals(Status.Code.INVALID_ARGUMENT, left.getStatus().getCode());
+            assertTrue(left.getStatus().getDescription().contains("input of partition 0: input signal s is missing from the input (3 of the "
+                    + "circuit's 6 input values given)"), left.getStatus().getDescription());
 
             StatusRuntimeException none = assertThrows(StatusRuntimeException.class,
                     () -> c.submitInputs("chain", List.of("{\"a\": \"3\", \"b\": \"5\"}"), Priority.PRIORITY_NORMAL, null));

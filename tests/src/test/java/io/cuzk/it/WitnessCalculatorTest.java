@@ -3,12 +3,14 @@ package io.cuzk.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cuzk.Curve;
 import io.cuzk.witness.WitnessCalculator;
+import io.cuzk.witness.WitnessException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -155,7 +157,9 @@ class WitnessCalculatorTest {
         String[][] cases = {
             {"{\"p\": [\"2\", \"3\"], \"s\": [\"7\", \"11\", \"13\"]}", "input signal p: 2 values given, the circuit takes 3"},
             {"{\"p\": [\"2\", \"3\", \"5\"], \"s\": [\"7\", \"11\", \"13\"], \"q\": \"1\"}", "input signal q: the circuit has no input signal"},
-            {"{\"p\": [\"2\", \"3\", \"5\"]}", "only 3 of the circuit's 6 input values"},
+            // left out: named from circom's .sym beside the circuit's folder (snarkjs only counts them)
+            {"{\"p\": [\"2\", \"3\", \"5\"]}", ": input signal s is missing from the input (3 of the circuit's 6 input values given)"},
+            {"{}", ": input signals p, s are missing from the input (0 of the circuit's 6 input values given)"},
             {"{\"p\": [\"2\", \"x\", \"5\"], \"s\": [\"7\", \"11\", \"13\"]}", "input signal p[1]: \"x\" is not an integer"},
             {"{\"p\": [\"2\", 3.5, \"5\"], \"s\": [\"7\", \"11\", \"13\"]}", "input signal p[1]: 3.5 is not an integer"},
             {"[1, 2]", "expected a JSON object of input signals"},
@@ -181,6 +185,21 @@ class WitnessCalculatorTest {
             assertTrue(r.err().startsWith("cuzk wtns: ") && r.err().contains(k[1]), k[0] + " -> " + r.err());
             assertFalse(Files.exists(out), "nothing written for " + k[0]);
         }
+        // without the .sym (the circuit.wasm alone): counted, and said what would name it
+        Path alone = Files.createDirectories(tmp.resolve("alone")).resolve("multi_main.wasm");
+        Files.copy(wasm, alone, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path partial = tmp.resolve("partial.json");
+        Files.writeString(partial, "{\"p\": [\"2\", \"3\", \"5\"]}");
+        Cli.Result counted = Cli.run("wtns", "calculate", alone.toString(), partial.toString(), out.toString());
+        assertEquals(1, counted.status(), counted.err());
+        assertEquals("cuzk wtns: " + partial + ": only 3 of the circuit's 6 input values were given: an input signal is missing from the "
+                + "input (circom's --sym file beside the circuit.wasm would name it)", counted.err().strip());
+        // a .sym that cannot be read: counted, and said why, by its file's name only
+        WitnessCalculator.Circuit unreadable = WitnessCalculator.Circuit.of("multi", Files.readAllBytes(wasm))
+                .withSymbols(Files.createDirectories(tmp.resolve("multi.sym")));
+        WitnessException e = assertThrows(WitnessException.class, () -> unreadable.newCalculator(line -> { }).wtns(Files.readString(partial)));
+        assertEquals("only 3 of the circuit's 6 input values were given: an input signal is missing from the input (multi.sym cannot be "
+                + "read (IOException))", e.getMessage());
         // a signal's name with a new line and a terminal escape in it: still one line, escaped
         Path in = tmp.resolve("bad.json");
         Files.writeString(in, "{\"p\\n\\u001b[31m\": 1}");

@@ -40,6 +40,9 @@ import java.util.function.Consumer;
  * {@link WitnessException}. An interrupt of the calculating thread stops the calculation with a
  * {@link java.util.concurrent.CancellationException} (the thread's interrupt status kept); the
  * calculator can be used again. What the log consumer throws reaches the caller as it was thrown.
+ * An input signal left out is named when the circuit's symbols are known (circom's
+ * {@code --sym} output, found beside the circuit.wasm by {@link Circuit#load}, or given by
+ * {@link Circuit#withSymbols}); without them it is counted, as snarkjs counts it.
  */
 public final class WitnessCalculator {
     /**
@@ -50,6 +53,7 @@ public final class WitnessCalculator {
             .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxNumberLength(WitnessCalculator.MAX_DIGITS).build()).build());
 
     private final String name;
+    private final Symbols symbols;
     private final Instance instance;
     private final ExportFunction init, getInputSignalSize, setInputSignal, writeShared, getWitness, getInputSize,
             getMessageChar, getRawPrime;
@@ -79,13 +83,55 @@ public final class WitnessCalculator {
 
         /** True when the compiled code came from the cache of compiled circuits (see {@link #load}). */
         private final boolean cached;
+        /** The main component's own signals, from circom's .sym file, read on first need; null without one. */
+        private final Symbols symbols;
 
         private Circuit(String name, WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines,
-                boolean cached) {
+                boolean cached, Symbols symbols) {
             this.name = name;
             this.module = module;
             this.machines = machines;
             this.cached = cached;
+            this.symbols = symbols;
+        }
+
+        /**
+         * This circuit with the signal names of circom's {@code --sym} file (CIRCUIT.sym), with
+         * which a calculation names an input signal left out of the input; null for none. The
+         * file is read when a calculation first needs it (an input left out), once.
+         */
+        public Circuit withSymbols(Path sym) {
+            return new Circuit(name, module, machines, cached, sym == null ? null : new Symbols(sym));
+        }
+
+        /**
+         * The .sym file circom writes beside a circuit.wasm ({@code circom --wasm --sym -o out}
+         * puts out/NAME.sym beside out/NAME_js/NAME.wasm), or NAME.sym in the wasm's own folder;
+         * null when neither is a file.
+         */
+        public static Path symbolsBeside(Path wasm) {
+            Path file = wasm.getFileName();
+            if (file == null) {
+                return null;
+            }
+            String f = file.toString();
+            String stem = f.endsWith(".wasm") ? f.substring(0, f.length() - 5) : f;
+            Path dir = wasm.toAbsolutePath().getParent();
+            if (dir == null) {
+                return null;
+            }
+            Path here = dir.resolve(stem + ".sym");
+            if (java.nio.file.Files.isRegularFile(here)) {
+                return here;
+            }
+            Path parent = dir.getParent();
+            if (parent != null && dir.getFileName().toString().equals(stem + "_js")) {
+                Path above = parent.resolve(stem + ".sym");
+                if (java.nio.file.Files.isRegularFile(above)) {
+                    return above;
+                }
+            }
+            return null;
         }
 
         /**
@@ -98,7 +144,9 @@ public final class WitnessCalculator {
          * off.
          */
         public static Circuit load(Path wasm) throws IOException {
-            return of(wasm.toString(), io.cuzk.groth16.TextFiles.bytes(wasm));
+            Circuit c = of(wasm.toString(), io.cuzk.groth16.TextFiles.bytes(wasm));
+            Path sym = symbolsBeside(wasm);
+            return sym == null ? c : c.withSymbols(sym);
         }
 
         /** Parses and compiles a circuit.wasm's bytes (see {@link #load}); name is for messages. */
@@ -112,7 +160,7 @@ public final class WitnessCalculator {
                 throw new WitnessException(name + ": a truncated WebAssembly module (" + wasm.length + " bytes: its header alone has 8)");
             }
             if (Boolean.getBoolean("cuzk.witness.interpret")) {
-                return new Circuit(name, parse(name, wasm), null, false);
+                return new Circuit(name, parse(name, wasm), null, false, null);
             }
             java.nio.file.Path dir = CompiledCircuits.folder();
             // the module without the compiled bodies is parsed on a second thread (most of a load):
@@ -146,12 +194,12 @@ public final class WitnessCalculator {
                     // not expected of bytes that compiled before: the whole parse below says what is wrong
                 }
                 if (machines != null && module != null) {
-                    return new Circuit(name, module, machines, true);
+                    return new Circuit(name, module, machines, true, null);
                 }
             }
             WasmModule module = parse(name, wasm);
             try {
-                return new Circuit(name, module, CompiledCircuits.compile(module, wasm, dir), false);
+                return new Circuit(name, module, CompiledCircuits.compile(module, wasm, dir), false, null);
             } catch (ChicoryException e) {
                 throw new WitnessException(name + ": cannot compile: " + e.getMessage() + " (is it a circuit.wasm of circom 2?)", e);
             }
@@ -176,7 +224,7 @@ public final class WitnessCalculator {
          */
         public WitnessCalculator newCalculator(Consumer<String> log) {
             java.util.Objects.requireNonNull(log, "log: the consumer of the circuit's log() lines is null (line -> { } drops them)");
-            return new WitnessCalculator(name, module, machines, log);
+            return new WitnessCalculator(name, module, machines, log, symbols);
         }
 
         public String name() {
@@ -185,9 +233,10 @@ public final class WitnessCalculator {
     }
 
     private WitnessCalculator(String name, WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines,
-            Consumer<String> log) {
+            Consumer<String> log, Symbols symbols) {
         this.name = name;
         this.log = log;
+        this.symbols = symbols;
         FunctionType i32ToVoid = FunctionType.of(List.of(ValType.I32), List.of());
         FunctionType voidToVoid = FunctionType.of(List.of(), List.of());
         ImportValues imports = ImportValues.builder().addFunction(
@@ -274,7 +323,7 @@ public final class WitnessCalculator {
 
     /** The calculator of a circuit.wasm, giving log each line the circuit logs. */
     public static WitnessCalculator load(Path wasm, Consumer<String> log) throws IOException {
-        return of(wasm.toString(), io.cuzk.groth16.TextFiles.bytes(wasm), log);
+        return Circuit.load(wasm).newCalculator(log);
     }
 
     /** The calculator of a circuit.wasm's bytes; name is for messages. */
@@ -585,10 +634,76 @@ public final class WitnessCalculator {
         }
         long expected = call(getInputSize);
         if (set < expected) {
-            throw new WitnessException("only " + set + " of the circuit's " + expected + " input values were given: an input signal is "
-                    + "missing from the input");
+            String counted = set + " of the circuit's " + expected + " input values given";
+            List<String> missing = new ArrayList<>();
+            String unread = null;
+            if (symbols != null) {
+                try {
+                    for (String signal : symbols.mainSignals()) {
+                        long h = fnv1a(signal);
+                        if (!inputs.containsKey(signal) && call(getInputSignalSize, h >>> 32, h & 0xffffffffL) > 0) {
+                            missing.add(signal);
+                        }
+                    }
+                } catch (IOException | RuntimeException e) { // the symbols cannot name it: counted, and said why
+                    // named by its file's name and the failure's kind: a daemon's paths are its own
+                    unread = symbols.file().getFileName() + " cannot be read (" + e.getClass().getSimpleName() + ")";
+                }
+            }
+            if (!missing.isEmpty()) {
+                throw new WitnessException("input signal" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
+                        + (missing.size() == 1 ? " is" : " are") + " missing from the input (" + counted + ")");
+            }
+            throw new WitnessException("only " + counted.replace(" given", " were given") + ": an input signal is missing from the input"
+                    + (unread != null ? " (" + unread + ")" : symbols == null ? " (circom's --sym file beside the circuit.wasm would name it)"
+                            : ""));
         }
     }
+
+    /**
+     * circom's .sym file of a circuit (lines "label,witness index,component,main.name[i]"): the
+     * names of the main component's own signals, arrays by their names, in the file's order, read
+     * once when first asked for. Those of them that the circuit takes as inputs are its input signals.
+     */
+    static final class Symbols {
+        private final Path file;
+        private List<String> main;
+
+        Symbols(Path file) {
+            this.file = file;
+        }
+
+        Path file() {
+            return file;
+        }
+
+        synchronized List<String> mainSignals() throws IOException {
+            if (main == null) {
+                java.util.Set<String> names = new java.util.LinkedHashSet<>();
+                try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+                    for (String l = r.readLine(); l != null; l = r.readLine()) {
+                        int at = l.lastIndexOf(",main.");
+                        if (at < 0) {
+                            continue;
+                        }
+                        String signal = l.substring(at + 6);
+                        int bracket = signal.indexOf('[');
+                        if (bracket >= 0) {
+                            signal = signal.substring(0, bracket);
+                        }
+                        if (!signal.isEmpty() && signal.indexOf('.') < 0 && names.size() < MAX_MAIN_SIGNALS) { // a subcomponent's have dots
+                            names.add(signal);
+                        }
+                    }
+                }
+                main = List.copyOf(names);
+            }
+            return main;
+        }
+    }
+
+    /** The most names of the main component's signals kept from a .sym file. */
+    private static final int MAX_MAIN_SIGNALS = 1 << 16;
 
     /** One call into the circuit; a failure of the circuit becomes one clear line. */
     private long call(ExportFunction f, long... args) {

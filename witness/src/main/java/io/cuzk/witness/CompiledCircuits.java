@@ -33,7 +33,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -58,6 +60,12 @@ import java.util.zip.CRC32C;
  * owner-only, and one that another user could write into or replace (its classes would run in
  * this process) is not used, nor is an entry another user owns or may write: the circuit is then
  * compiled in memory, as without a cache.
+ *
+ * <p>The cache is bounded: an entry's file is touched each time it is used, and when a new entry
+ * is written and the entries take more than {@code -Dcuzk.witness.cache.maxBytes} (default 1 GiB),
+ * those used longest ago are removed until they fit (the new one is always kept); temporary files
+ * an interrupted writer left behind go after an hour. A circuit being developed, compiled again at
+ * each change, thus does not fill the disk with its old versions.
  */
 final class CompiledCircuits {
     private CompiledCircuits() {}
@@ -74,6 +82,11 @@ final class CompiledCircuits {
     private static final String PACKAGE = "io.cuzk.witness.compiled.";
     /** An entry bigger than this is not a cache entry of ours (poseidon's: its 1.7 MB of wasm and 0.7 MB of classes). */
     private static final long MAX_ENTRY_BYTES = 1L << 30;
+    /** The property bounding the bytes of all entries. */
+    static final String MAX_BYTES_PROPERTY = "cuzk.witness.cache.maxBytes";
+    static final long DEFAULT_MAX_BYTES = 1L << 30;
+    /** How old a temporary file must be to count as left behind by a writer that died. */
+    private static final long ABANDONED_MILLIS = 3_600_000;
 
     /** A cache entry: the compiled classes, and the functions they leave to the interpreter. */
     static final class Entry {
@@ -110,7 +123,93 @@ final class CompiledCircuits {
         if (dir == null || !usable(dir)) {
             return null;
         }
-        return read(dir.resolve(key(wasm)), wasm);
+        Path file = dir.resolve(key(wasm));
+        Entry e = read(file, wasm);
+        if (e != null) {
+            try { // used now: the last entry pruning would remove
+                java.nio.file.Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+            } catch (IOException | RuntimeException ignored) {
+                // a cache that cannot be touched is still read; at worst this entry is pruned early
+            }
+        }
+        return e;
+    }
+
+    /** The bound of the entries' bytes: the property's value, or the default when it is unset or not a number of bytes. */
+    static long maxBytes() {
+        String v = System.getProperty(MAX_BYTES_PROPERTY);
+        if (v == null) {
+            return DEFAULT_MAX_BYTES;
+        }
+        try {
+            long b = Long.parseLong(v.strip());
+            if (b >= 0) {
+                return b;
+            }
+        } catch (NumberFormatException ignored) {
+            // said below
+        }
+        System.getLogger("io.cuzk.witness").log(System.Logger.Level.WARNING, "-D" + MAX_BYTES_PROPERTY + "=" + v
+                + " is not a number of bytes: the cache of compiled circuits keeps up to " + DEFAULT_MAX_BYTES + " bytes");
+        return DEFAULT_MAX_BYTES;
+    }
+
+    /**
+     * Removes the entries used longest ago (by their files' times, touched on use) until the rest
+     * take at most maxBytes, never keep (the entry just written), and temporary files older than
+     * an hour. Only regular files with the cache's names are looked at; what cannot be read or
+     * removed is left (another process may be removing it too).
+     */
+    static void prune(Path dir, Path keep, long maxBytes) {
+        record Found(Path path, long bytes, long used) {}
+        List<Found> entries = new ArrayList<>();
+        long total = 0, now = System.currentTimeMillis();
+        try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(dir)) {
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                boolean part = name.endsWith(".part") && name.contains(".classes.");
+                if (!part && !name.endsWith(".classes")) {
+                    continue;
+                }
+                java.nio.file.attribute.BasicFileAttributes a;
+                try {
+                    a = java.nio.file.Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class,
+                            java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException e) {
+                    continue;
+                }
+                if (!a.isRegularFile()) {
+                    continue;
+                }
+                if (part) {
+                    if (now - a.lastModifiedTime().toMillis() > ABANDONED_MILLIS) {
+                        deleteQuietly(f);
+                    }
+                    continue;
+                }
+                entries.add(new Found(f, a.size(), a.lastModifiedTime().toMillis()));
+                total += a.size();
+            }
+        } catch (IOException | RuntimeException e) {
+            return; // a folder that cannot be listed is not pruned: the cache is a saving, not a duty
+        }
+        entries.sort(java.util.Comparator.comparingLong(Found::used));
+        for (Found f : entries) {
+            if (total <= maxBytes) {
+                break;
+            }
+            if (!f.path().equals(keep) && deleteQuietly(f.path())) {
+                total -= f.bytes();
+            }
+        }
+    }
+
+    private static boolean deleteQuietly(Path f) {
+        try {
+            return java.nio.file.Files.deleteIfExists(f);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -392,7 +491,10 @@ final class CompiledCircuits {
         buf.write(sum >>> 16);
         buf.write(sum >>> 8);
         buf.write(sum);
-        TrustedDirectory.replaceFile(dir.resolve(key(wasm)), buf.toByteArray());
+        Path entry = dir.resolve(key(wasm));
+        if (TrustedDirectory.replaceFile(entry, buf.toByteArray())) {
+            prune(dir, entry, maxBytes());
+        }
     }
 
     /** Defines a circuit's classes on first use, Chicory's runtime from the loader of this module. */

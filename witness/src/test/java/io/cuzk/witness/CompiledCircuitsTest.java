@@ -15,6 +15,7 @@ import com.dylibso.chicory.wasm.WasmModule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Set;
@@ -166,6 +167,64 @@ class CompiledCircuitsTest {
     }
 
     /** The version in the entries' names is the one of the Chicory compiler on the class path. */
+    /**
+     * The cache stays within its bound: writing an entry past it removes those used longest ago (a
+     * lookup counts as a use), never the new one, and temporary files a writer left over an hour ago;
+     * other files are not touched.
+     */
+    @Test
+    void theEntriesUsedLongestAgoGoWhenTheCacheIsFull() throws IOException {
+        Path dir = tmp.resolve("cache");
+        assertTrue(CompiledCircuits.usable(dir));
+        int[] ops = {0x6a, 0x6b, 0x6c, 0x71}; // i32.add, sub, mul, and
+        byte[][] wasms = new byte[ops.length][];
+        long hour = 3_600_000, now = System.currentTimeMillis();
+        for (int i = 0; i < 3; i++) {
+            wasms[i] = module(ops[i]);
+            CompiledCircuits.compile(Parser.parse(wasms[i]), wasms[i], dir);
+            // the first written longest ago
+            Files.setLastModifiedTime(dir.resolve(CompiledCircuits.key(wasms[i])), FileTime.fromMillis(now - (3 - i) * hour));
+        }
+        long entry = Files.size(dir.resolve(CompiledCircuits.key(wasms[0])));
+        // the first is used (looked up) now: the second is then the one used longest ago
+        assertNotNull(CompiledCircuits.lookup(dir, wasms[0]));
+        assertTrue(Files.getLastModifiedTime(dir.resolve(CompiledCircuits.key(wasms[0]))).toMillis() >= now - 60_000);
+        Path leftOver = Files.write(dir.resolve(CompiledCircuits.key(wasms[2]) + ".1234.part"), new byte[10]);
+        Files.setLastModifiedTime(leftOver, FileTime.fromMillis(now - 2 * hour));
+        Path fresh = Files.write(dir.resolve(CompiledCircuits.key(wasms[1]) + ".5678.part"), new byte[10]); // a writer at work
+        Path other = Files.write(dir.resolve("notes.txt"), new byte[10_000]);
+        Files.setLastModifiedTime(other, FileTime.fromMillis(now - 10 * hour));
+
+        String before = System.getProperty(CompiledCircuits.MAX_BYTES_PROPERTY);
+        System.setProperty(CompiledCircuits.MAX_BYTES_PROPERTY, Long.toString(3 * entry + entry / 2));
+        try {
+            wasms[3] = module(ops[3]);
+            CompiledCircuits.compile(Parser.parse(wasms[3]), wasms[3], dir);
+        } finally {
+            if (before == null) {
+                System.clearProperty(CompiledCircuits.MAX_BYTES_PROPERTY);
+            } else {
+                System.setProperty(CompiledCircuits.MAX_BYTES_PROPERTY, before);
+            }
+        }
+        assertEquals(names(CompiledCircuits.key(wasms[0]), CompiledCircuits.key(wasms[2]), CompiledCircuits.key(wasms[3]),
+                fresh.getFileName().toString(), "notes.txt"), names(dir), "the entry used longest ago and the abandoned temporary file go");
+        assertNull(CompiledCircuits.lookup(dir, wasms[1]));
+        assertEquals(5, call(Parser.parse(wasms[3]), CompiledCircuits.lookup(dir, wasms[3]).machines(), 7, 13), "7 & 13 from the new entry");
+
+        // a bound smaller than one entry keeps the new one alone
+        CompiledCircuits.prune(dir, dir.resolve(CompiledCircuits.key(wasms[3])), 0);
+        assertEquals(names(CompiledCircuits.key(wasms[3]), fresh.getFileName().toString(), "notes.txt"), names(dir));
+    }
+
+    private static Set<String> names(String... names) {
+        return Set.of(names);
+    }
+
+    private static Set<String> names(Path dir) throws IOException {
+        return entries(dir).stream().map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+    }
+
     @Test
     void theCompilerVersionIsTheOneOnTheClassPath() throws IOException {
         java.util.Properties p = new java.util.Properties();

@@ -144,8 +144,11 @@ class NativeLibraryTest {
 
             FileTime written = FileTime.fromMillis(1_000_000_000_000L);
             Files.setLastModifiedTime(copy, written);
+            Object file = Files.readAttributes(copy, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
             assertArrayEquals(payload, NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", cache));
-            assertEquals(written, Files.getLastModifiedTime(copy), "an intact copy is used as it is");
+            assertEquals(file, Files.readAttributes(copy, java.nio.file.attribute.BasicFileAttributes.class).fileKey(),
+                    "an intact copy is used as it is, not written again");
+            assertTrue(Files.getLastModifiedTime(copy).compareTo(written) > 0, "its time says it was used now (what pruning keeps)");
 
             byte[] damaged = payload.clone();
             damaged[290_000] ^= 1;
@@ -165,6 +168,46 @@ class NativeLibraryTest {
                 assertEquals(List.of(copy), files.toList(), "no partial copies are left behind");
             }
         }
+    }
+
+    /**
+     * Each library build (each upgrade) gets its own folder; writing a new one keeps the four
+     * copies used last (the new one among them) and removes the rest with their folders, leaving
+     * other files and folders alone.
+     */
+    @Test
+    void theCacheKeepsTheVersionsUsedLast(@TempDir Path tmp) throws Exception {
+        Path cache = tmp.resolve("cache");
+        List<String> shas = new java.util.ArrayList<>();
+        long now = System.currentTimeMillis(), hour = 3_600_000;
+        for (int v = 0; v < 6; v++) {
+            byte[] payload = new byte[1000];
+            new Random(100 + v).nextBytes(payload);
+            String sha = NativeLibraryAccess.sha256(payload);
+            shas.add(sha);
+            try (URLClassLoader loader = jarWith(tmp, payload, sha)) {
+                assertArrayEquals(payload, NativeLibraryAccess.checkedBytes(entry(loader), sha, "libcuzk.so", cache));
+            }
+            Path copy = cache.resolve(sha.substring(0, 16)).resolve("libcuzk.so");
+            // version 1 was used last of the old ones, then 4, 3, 2; version 0 longest ago
+            long[] used = {10, 1, 4, 3, 2};
+            if (v < 5) {
+                Files.setLastModifiedTime(copy, FileTime.fromMillis(now - used[v] * hour));
+            }
+            if (v == 3) { // another library's copy and an unrelated folder: never touched
+                Files.write(cache.resolve(sha.substring(0, 16)).resolve("libcuzk_cuda.so"), new byte[10]);
+                Files.createDirectories(cache.resolve("notes"));
+            }
+        }
+        java.util.Set<String> left;
+        try (var dirs = Files.list(cache)) {
+            left = dirs.map(d -> d.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+        }
+        // kept: the new one (5) and the three used last (1, 4, 3); 0 and 2 removed, 3's folder stays for its other file
+        assertEquals(java.util.Set.of(shas.get(5).substring(0, 16), shas.get(1).substring(0, 16), shas.get(4).substring(0, 16),
+                shas.get(3).substring(0, 16), "notes"), left);
+        assertTrue(Files.exists(cache.resolve(shas.get(3).substring(0, 16)).resolve("libcuzk.so")));
+        assertTrue(Files.exists(cache.resolve(shas.get(3).substring(0, 16)).resolve("libcuzk_cuda.so")));
     }
 
     @Test

@@ -16,11 +16,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import org.apache.commons.lang3.StringUtils;
 
@@ -351,11 +354,65 @@ public final class NativeLibrary {
         Path file = dir.resolve(fileName);
         byte[] cached = TrustedDirectory.readFile(file, Integer.MAX_VALUE - 16); // missing, a link, not ours: written anew below
         if (cached != null && sha256(cached).equals(sha256)) {
+            try { // used now: the versions pruning keeps are those used last
+                Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+            } catch (IOException | RuntimeException ignored) {
+                // still loaded; at worst pruned before a version used less lately
+            }
             return new Checked(cached, file);
         }
         byte[] bytes = inflate(url, sha256);
-        TrustedDirectory.replaceFile(file, bytes); // unwritten, it only costs the next process the inflation
+        // unwritten, it only costs the next process the inflation
+        if (TrustedDirectory.replaceFile(file, bytes)) {
+            pruneVersions(cache, dir, fileName, KEPT_VERSIONS);
+        }
         return new Checked(bytes, file);
+    }
+
+    /** How many versions of each library the cache keeps (those used last): a few builds side by side, not every upgrade's. */
+    static final int KEPT_VERSIONS = 4;
+
+    /**
+     * Removes the cache's copies of fileName but the kept most recently used (by their files'
+     * times, touched on use), never keepDir's, and each folder left empty. A process that loaded a
+     * copy holds it in memory (a sealed in-memory copy), not the file, so removing it harms no one
+     * running. Only folders named as the cache names them (16 hex digits) are looked at, and what
+     * cannot be read or removed is left.
+     */
+    static void pruneVersions(Path cache, Path keepDir, String fileName, int kept) {
+        record Copy(Path dir, long used) {}
+        List<Copy> copies = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(cache)) {
+            for (Path d : dirs) {
+                if (d.equals(keepDir) || !d.getFileName().toString().matches("[0-9a-f]{16}")) {
+                    continue;
+                }
+                try {
+                    var a = Files.readAttributes(d.resolve(fileName), java.nio.file.attribute.BasicFileAttributes.class,
+                            LinkOption.NOFOLLOW_LINKS);
+                    if (a.isRegularFile()) {
+                        copies.add(new Copy(d, a.lastModifiedTime().toMillis()));
+                    }
+                } catch (IOException e) {
+                    // no copy of this library there
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        copies.sort(java.util.Comparator.comparingLong(Copy::used).reversed());
+        for (Copy c : copies.subList(Math.min(copies.size(), Math.max(0, kept - 1)), copies.size())) { // keepDir is one of those kept
+            try {
+                Files.deleteIfExists(c.dir().resolve(fileName));
+                try (var left = Files.list(c.dir())) {
+                    if (left.findAny().isEmpty()) {
+                        Files.deleteIfExists(c.dir());
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // another process removing it too, or not ours to remove: left
+            }
+        }
     }
 
     /** The jar entry's bytes, checked against the packed digest. */

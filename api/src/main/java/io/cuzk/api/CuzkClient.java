@@ -772,10 +772,45 @@ public final class CuzkClient implements AutoCloseable {
 
     /**
      * Submits a small job and waits for its proofs in one call (witnesses in one message, within
-     * the daemon's message limit); if the timeout passes, the daemon cancels the job.
+     * the daemon's message limit); if the timeout passes, the daemon cancels the job. A job that
+     * failed or was cancelled on the daemon is a {@link JobFailedException} (with its kind of
+     * failure, such as a self-check's), as from {@link #await}.
      */
     public JobResult prove(String key, List<byte[]> witnesses, Priority priority, Duration timeout) {
-        return blocking.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS).prove(proveRequest(key, witnesses, priority));
+        try {
+            return blocking.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS).prove(proveRequest(key, witnesses, priority));
+        } catch (io.grpc.StatusRuntimeException e) {
+            throw jobEnded(e);
+        }
+    }
+
+    /** Trailers of a Prove whose job ended without proofs (the daemon's ProverService sets them). */
+    static final Metadata.Key<String> JOB_ID = Metadata.Key.of("cuzk-job-id", Metadata.ASCII_STRING_MARSHALLER);
+    static final Metadata.Key<String> FAILURE_KIND = Metadata.Key.of("cuzk-failure-kind", Metadata.ASCII_STRING_MARSHALLER);
+
+    /** A Prove's failure as JobFailedException when its job ended FAILED or CANCELLED on the daemon; any other as it was. */
+    static RuntimeException jobEnded(Throwable t) {
+        io.grpc.Status s = io.grpc.Status.fromThrowable(t);
+        Metadata trailers = io.grpc.Status.trailersFromThrowable(t);
+        String id = trailers == null ? null : trailers.get(JOB_ID);
+        if (id == null || (s.getCode() != io.grpc.Status.Code.ABORTED && s.getCode() != io.grpc.Status.Code.CANCELLED)) {
+            return t instanceof RuntimeException r ? r : s.asRuntimeException(trailers);
+        }
+        long jobId;
+        io.cuzk.api.v1.FailureKind kind;
+        try {
+            jobId = Long.parseLong(id);
+            kind = io.cuzk.api.v1.FailureKind.valueOf(String.valueOf(trailers.get(FAILURE_KIND)));
+        } catch (IllegalArgumentException e) { // a daemon of another version: its status as it came
+            return t instanceof RuntimeException r ? r : s.asRuntimeException(trailers);
+        }
+        JobState state = s.getCode() == io.grpc.Status.Code.ABORTED ? JobState.JOB_STATE_FAILED : JobState.JOB_STATE_CANCELLED;
+        String reason = String.valueOf(s.getDescription());
+        String prefix = "job " + jobId + " failed: ";
+        JobFailedException x = new JobFailedException(jobId, state, reason.startsWith(prefix) ? reason.substring(prefix.length()) : reason,
+                kind);
+        x.initCause(t);
+        return x;
     }
 
     /** {@link #prove} without blocking. */
@@ -790,7 +825,7 @@ public final class CuzkClient implements AutoCloseable {
 
                     @Override
                     public void onError(Throwable t) {
-                        done.completeExceptionally(t);
+                        done.completeExceptionally(jobEnded(t));
                     }
 
                     @Override

@@ -149,6 +149,18 @@ final class ProverService extends ProverGrpc.ProverImplBase {
         return s.withDescription(message).asRuntimeException();
     }
 
+    /** Trailers of a Prove whose job ended without proofs: the job's id and its kind of failure, as Run's FAILED event carries them. */
+    static final io.grpc.Metadata.Key<String> JOB_ID = io.grpc.Metadata.Key.of("cuzk-job-id", io.grpc.Metadata.ASCII_STRING_MARSHALLER);
+    static final io.grpc.Metadata.Key<String> FAILURE_KIND = io.grpc.Metadata.Key.of("cuzk-failure-kind",
+            io.grpc.Metadata.ASCII_STRING_MARSHALLER);
+
+    private static StatusRuntimeException ended(io.grpc.Status s, String message, long jobId, io.cuzk.api.v1.FailureKind kind) {
+        io.grpc.Metadata trailers = new io.grpc.Metadata();
+        trailers.put(JOB_ID, Long.toString(jobId));
+        trailers.put(FAILURE_KIND, kind.name());
+        return s.withDescription(message).asRuntimeException(trailers);
+    }
+
     /** RESOURCE_EXHAUSTED for a limit that passes (the queue full, too many witness bytes arriving): worth placing elsewhere. */
     private static StatusRuntimeException busy(String message) {
         io.grpc.Metadata trailers = new io.grpc.Metadata();
@@ -614,8 +626,9 @@ final class ProverService extends ProverGrpc.ProverImplBase {
                     reply.onNext(end.getResult());
                     reply.onCompleted();
                 }
-                case JOB_STATE_CANCELLED -> reply.onError(status(io.grpc.Status.CANCELLED, end.getReason()));
-                default -> reply.onError(status(io.grpc.Status.ABORTED, "job " + job.id + " failed: " + end.getReason()));
+                case JOB_STATE_CANCELLED -> reply.onError(ended(io.grpc.Status.CANCELLED, end.getReason(), job.id, end.getFailure()));
+                default -> reply.onError(ended(io.grpc.Status.ABORTED, "job " + job.id + " failed: " + end.getReason(), job.id,
+                        end.getFailure()));
             }
         });
     }

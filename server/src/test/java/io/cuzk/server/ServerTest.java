@@ -404,6 +404,21 @@ class ServerTest {
                 Thread.sleep(10);
             }
             assertEquals(0, c.status().getMemory().getBudgetUsedBytes());
+
+            // a Prove whose job another call cancels: JobFailedException, as for await
+            CompletableFuture<JobResult> proving = c.proveAsync("poseidon", Collections.nCopies(200, wtns), Priority.PRIORITY_LOW, WAIT);
+            deadline = System.nanoTime() + 60_000_000_000L;
+            long id = 0;
+            while (id == 0) {
+                assertTrue(System.nanoTime() < deadline, "the Prove's job was not listed");
+                id = c.status().getJobsList().stream().filter(j -> j.getJobId() != s.jobId() && j.getState() != JobState.JOB_STATE_CANCELLED)
+                        .mapToLong(io.cuzk.api.v1.JobSummary::getJobId).findFirst().orElse(0);
+            }
+            assertTrue(c.cancel(id).getCancelled());
+            Throwable p = assertThrows(java.util.concurrent.ExecutionException.class, () -> proving.get(60, java.util.concurrent.TimeUnit.SECONDS))
+                    .getCause();
+            assertTrue(p instanceof CuzkClient.JobFailedException j && j.jobId() == id && j.state() == JobState.JOB_STATE_CANCELLED
+                    && j.failure() == io.cuzk.api.v1.FailureKind.FAILURE_KIND_UNSPECIFIED, String.valueOf(p));
         }
     }
 

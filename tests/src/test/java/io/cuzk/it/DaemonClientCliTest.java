@@ -66,6 +66,21 @@ class DaemonClientCliTest {
             assertEquals(1, remote.status(), remote.err());
             assertTrue(remote.err().contains("failed: partition 0: its proof does not verify against chain.zkey (self-check")
                     && !remote.err().contains("internal error") && !remote.err().contains(keys.toString()), remote.err());
+            // the same through the Java client's one-call prove: JobFailedException with the self-check's kind, as Run and Await say it
+            try (io.cuzk.api.CuzkClient c = io.cuzk.api.CuzkClient.builder(server).build()) {
+                io.cuzk.api.CuzkClient.JobFailedException f = org.junit.jupiter.api.Assertions.assertThrows(
+                        io.cuzk.api.CuzkClient.JobFailedException.class,
+                        () -> c.prove("chain", List.of(w), io.cuzk.api.v1.Priority.PRIORITY_NORMAL, java.time.Duration.ofMinutes(2)));
+                assertEquals(io.cuzk.api.v1.FailureKind.FAILURE_KIND_SELF_CHECK, f.failure());
+                assertEquals(io.cuzk.api.v1.JobState.JOB_STATE_FAILED, f.state());
+                assertTrue(f.getMessage().startsWith("job " + f.jobId() + " failed: partition 0: its proof does not verify against chain.zkey"),
+                        f.getMessage());
+                Throwable async = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                        () -> c.proveAsync("chain", List.of(w), io.cuzk.api.v1.Priority.PRIORITY_NORMAL, java.time.Duration.ofMinutes(2))
+                                .get(2, java.util.concurrent.TimeUnit.MINUTES)).getCause();
+                assertTrue(async instanceof io.cuzk.api.CuzkClient.JobFailedException j
+                        && j.failure() == io.cuzk.api.v1.FailureKind.FAILURE_KIND_SELF_CHECK, String.valueOf(async));
+            }
             Cli.Result local = Cli.run("workload", "--zkey", dir.resolve("circuit.zkey").toString(), "--wtns", bad.toString(), "--self-check");
             assertEquals(1, local.status(), local.err());
             assertTrue(local.err().contains("job 1: partition 0: its proof does not verify") && !local.err().contains("internal error"),

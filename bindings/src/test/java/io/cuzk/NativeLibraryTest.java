@@ -194,7 +194,7 @@ class NativeLibraryTest {
             if (v < 5) {
                 Files.setLastModifiedTime(copy, FileTime.fromMillis(now - used[v] * hour));
             }
-            if (v == 3) { // another library's copy and an unrelated folder: never touched
+            if (v == 2) { // another library's copy beside a version that goes, and an unrelated folder: never touched
                 Files.write(cache.resolve(sha.substring(0, 16)).resolve("libcuzk_cuda.so"), new byte[10]);
                 Files.createDirectories(cache.resolve("notes"));
             }
@@ -203,11 +203,16 @@ class NativeLibraryTest {
         try (var dirs = Files.list(cache)) {
             left = dirs.map(d -> d.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
         }
-        // kept: the new one (5) and the three used last (1, 4, 3); 0 and 2 removed, 3's folder stays for its other file
+        // kept: the new one (5) and the three used last (1, 4, 3); 0 removed with its folder, 2's copy removed and its folder
+        // kept for the other library's file
         assertEquals(java.util.Set.of(shas.get(5).substring(0, 16), shas.get(1).substring(0, 16), shas.get(4).substring(0, 16),
-                shas.get(3).substring(0, 16), "notes"), left);
-        assertTrue(Files.exists(cache.resolve(shas.get(3).substring(0, 16)).resolve("libcuzk.so")));
-        assertTrue(Files.exists(cache.resolve(shas.get(3).substring(0, 16)).resolve("libcuzk_cuda.so")));
+                shas.get(3).substring(0, 16), shas.get(2).substring(0, 16), "notes"), left);
+        try (var files = Files.list(cache.resolve(shas.get(2).substring(0, 16)))) {
+            assertEquals(List.of("libcuzk_cuda.so"), files.map(f -> f.getFileName().toString()).toList());
+        }
+        for (int v : new int[] {1, 3, 4, 5}) {
+            assertTrue(Files.exists(cache.resolve(shas.get(v).substring(0, 16)).resolve("libcuzk.so")), "version " + v);
+        }
     }
 
     @Test

@@ -68,14 +68,14 @@ public final class CuzkClient implements AutoCloseable {
     /** Set by a daemon in the trailers of its RESOURCE_EXHAUSTED: its own limit refused the job; {@link #run} places it elsewhere. */
     static final Metadata.Key<String> PLACE_ELSEWHERE = Metadata.Key.of("cuzk-place-elsewhere", Metadata.ASCII_STRING_MARSHALLER);
 
-    /** The description of a call that follows a job (Run, Await) ended by {@link #close}. */
+    /** The description of a call that follows a job (Run, Await, Prove) ended by {@link #close}. */
     static final String CLOSED = "the client was closed";
 
     private final ManagedChannel channel;
     private final ProverGrpc.ProverBlockingStub blocking;
     private final ProverGrpc.ProverStub async;
     private final Failover failover;
-    /** The calls in flight that follow a job (Run, Await): they last as long as their jobs, so close ends them. */
+    /** The calls in flight that follow a job (Run, Await, Prove): they last as long as their jobs, so close ends them. */
     private final java.util.Set<ClientCall<?, ?>> following = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
 
@@ -95,7 +95,8 @@ public final class CuzkClient implements AutoCloseable {
         @Override
         public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
             ClientCall<Q, R> call = next.newCall(method, options);
-            if (!method.equals(ProverGrpc.getRunMethod()) && !method.equals(ProverGrpc.getAwaitMethod())) {
+            if (!method.equals(ProverGrpc.getRunMethod()) && !method.equals(ProverGrpc.getAwaitMethod())
+                    && !method.equals(ProverGrpc.getProveMethod())) {
                 return call;
             }
             return new ForwardingClientCall.SimpleForwardingClientCall<>(call) {
@@ -103,13 +104,18 @@ public final class CuzkClient implements AutoCloseable {
                 public void start(Listener<R> listener, Metadata headers) {
                     ClientCall<Q, R> self = this;
                     following.add(self);
-                    super.start(new io.grpc.ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
-                        @Override
-                        public void onClose(io.grpc.Status status, Metadata trailers) {
-                            following.remove(self);
-                            super.onClose(status, trailers);
-                        }
-                    }, headers);
+                    try {
+                        super.start(new io.grpc.ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+                            @Override
+                            public void onClose(io.grpc.Status status, Metadata trailers) {
+                                following.remove(self);
+                                super.onClose(status, trailers);
+                            }
+                        }, headers);
+                    } catch (RuntimeException | Error e) { // never started: nothing to end at close
+                        following.remove(self);
+                        throw e;
+                    }
                     if (closing) { // close ran between the channel's check and this call's start
                         self.cancel(CLOSED, null);
                     }
@@ -590,7 +596,8 @@ public final class CuzkClient implements AutoCloseable {
             @Override
             public void beforeStart(io.grpc.stub.ClientCallStreamObserver<SubmitRequest> requests) {
                 p.call = requests;
-                new Sender(p.spec, p.witnesses, requests, p.done::completeExceptionally);
+                // a send refused because close cancelled the call says so, as onError would
+                new Sender(p.spec, p.witnesses, requests, t -> p.done.completeExceptionally(closing ? closedInFlight(p, t) : t));
                 if (p.done.isCancelled()) { // the caller cancelled while this attempt was being started
                     requests.cancel("the caller cancelled the job", null);
                 }
@@ -623,9 +630,7 @@ public final class CuzkClient implements AutoCloseable {
                 }
                 io.grpc.Status s = io.grpc.Status.fromThrowable(t);
                 if (closing) { // ended by close (cancelled, or cut by the channel's shutdown): not the daemon's doing
-                    p.done.completeExceptionally(io.grpc.Status.CANCELLED.withDescription("job " + p.spec.getClientJobId() + ": " + CLOSED
-                            + " while the job was in flight; its daemon cancels it unless another call follows it").withCause(t)
-                            .asRuntimeException());
+                    p.done.completeExceptionally(closedInFlight(p, t));
                     return;
                 }
                 io.grpc.Metadata trailers = io.grpc.Status.trailersFromThrowable(t);
@@ -672,6 +677,12 @@ public final class CuzkClient implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /** A Run ended by {@link #close}: CANCELLED, naming the job. */
+    private static io.grpc.StatusRuntimeException closedInFlight(Placement p, Throwable t) {
+        return io.grpc.Status.CANCELLED.withDescription("job " + p.spec.getClientJobId() + ": " + CLOSED
+                + " while the job was in flight; its daemon cancels it unless another call follows it").withCause(t).asRuntimeException();
     }
 
     /** The job's events as they happen, ending with DONE, FAILED or CANCELLED. */
@@ -800,9 +811,13 @@ public final class CuzkClient implements AutoCloseable {
         io.cuzk.api.v1.FailureKind kind;
         try {
             jobId = Long.parseLong(id);
-            kind = io.cuzk.api.v1.FailureKind.valueOf(String.valueOf(trailers.get(FAILURE_KIND)));
-        } catch (IllegalArgumentException e) { // a daemon of another version: its status as it came
+        } catch (NumberFormatException e) { // not a daemon of ours: its status as it came
             return t instanceof RuntimeException r ? r : s.asRuntimeException(trailers);
+        }
+        try {
+            kind = io.cuzk.api.v1.FailureKind.valueOf(String.valueOf(trailers.get(FAILURE_KIND)));
+        } catch (IllegalArgumentException e) { // a kind a newer daemon knows: the job failed all the same
+            kind = io.cuzk.api.v1.FailureKind.UNRECOGNIZED;
         }
         JobState state = s.getCode() == io.grpc.Status.Code.ABORTED ? JobState.JOB_STATE_FAILED : JobState.JOB_STATE_CANCELLED;
         String reason = String.valueOf(s.getDescription());
@@ -860,9 +875,10 @@ public final class CuzkClient implements AutoCloseable {
     /**
      * Closes the connection. Calls that follow a job end at once with CANCELLED: {@link #run}'s
      * futures ("the client was closed while the job was in flight"; the job's daemon cancels it
-     * unless another call follows it, as when the caller cancels) and {@link #await} or
-     * {@link #events} (the job goes on: a later client may await it by its id). Other calls in
-     * flight (submissions, status) get up to 5 s to finish, then are cut.
+     * unless another call follows it, as when the caller cancels), {@link #prove} (its job is
+     * cancelled, as when its deadline passes) and {@link #await} or {@link #events} (the job goes
+     * on: a later client may await it by its id). Other calls in flight (submissions, status) get
+     * up to 5 s to finish, then are cut.
      */
     @Override
     public void close() {

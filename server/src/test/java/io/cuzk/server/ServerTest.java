@@ -413,6 +413,7 @@ class ServerTest {
                 assertTrue(System.nanoTime() < deadline, "the Prove's job was not listed");
                 id = c.status().getJobsList().stream().filter(j -> j.getJobId() != s.jobId() && j.getState() != JobState.JOB_STATE_CANCELLED)
                         .mapToLong(io.cuzk.api.v1.JobSummary::getJobId).findFirst().orElse(0);
+                Thread.sleep(10);
             }
             assertTrue(c.cancel(id).getCancelled());
             Throwable p = assertThrows(java.util.concurrent.ExecutionException.class, () -> proving.get(60, java.util.concurrent.TimeUnit.SECONDS))
@@ -833,13 +834,12 @@ class ServerTest {
     /**
      * Closing a client ends its calls that follow jobs at once, without waiting out the 5 s it
      * gives other calls: a Run's future fails CANCELLED naming the close, and its job is cancelled
-     * on the daemon; an Await (blocking or not) fails CANCELLED and its job goes on. A job placed
+     * on the daemon, as a Prove's; an Await (blocking or not) fails CANCELLED and its job goes on. A job placed
      * after the close is refused as not placed. awaitAsync with a timeout ends at it; the job goes on.
      */
     @Test
     void closingAClientEndsTheCallsThatFollowJobs() throws Exception {
-        try (Daemon d = daemon(b -> b); CuzkClient watcher = d.client(null)) {
-            CuzkClient c = d.client(null);
+        try (Daemon d = daemon(b -> b); CuzkClient watcher = d.client(null); CuzkClient c = d.client(null)) { // closed twice: harmless
             CompletableFuture<CuzkClient.Proved> run = c.runAsync("poseidon", Collections.nCopies(500, wtns), Priority.PRIORITY_LOW,
                     "closed-run", WAIT, null);
             awaitJob(c, "closed-run", j -> j.getPartitionsDone() > 0, "the long job did not start");
@@ -849,6 +849,8 @@ class ServerTest {
             assertEquals(io.grpc.Status.Code.DEADLINE_EXCEEDED, io.grpc.Status.fromThrowable(late.getCause()).getCode(), late.toString());
 
             CompletableFuture<io.cuzk.api.v1.JobResult> awaitedAsync = c.awaitAsync(sub.jobId());
+            CompletableFuture<io.cuzk.api.v1.JobResult> proving = c.proveAsync("poseidon", Collections.nCopies(100, wtns),
+                    Priority.PRIORITY_LOW, WAIT);
             java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
             CompletableFuture<Throwable> awaited = new CompletableFuture<>();
             Thread waiter = Thread.ofPlatform().start(() -> {
@@ -878,6 +880,9 @@ class ServerTest {
             java.util.concurrent.ExecutionException async = assertThrows(java.util.concurrent.ExecutionException.class,
                     () -> awaitedAsync.get(10, java.util.concurrent.TimeUnit.SECONDS));
             assertEquals(io.grpc.Status.Code.CANCELLED, io.grpc.Status.fromThrowable(async.getCause()).getCode(), async.toString());
+            java.util.concurrent.ExecutionException proved = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> proving.get(10, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals("CANCELLED: the client was closed", proved.getCause().getMessage());
 
             java.util.concurrent.ExecutionException after = assertThrows(java.util.concurrent.ExecutionException.class,
                     () -> c.runAsync("poseidon", List.of(wtns), Priority.PRIORITY_NORMAL, "after-close", WAIT, null)

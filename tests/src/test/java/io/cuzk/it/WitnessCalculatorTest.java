@@ -193,13 +193,13 @@ class WitnessCalculatorTest {
         Cli.Result counted = Cli.run("wtns", "calculate", alone.toString(), partial.toString(), out.toString());
         assertEquals(1, counted.status(), counted.err());
         assertEquals("cuzk wtns: " + partial + ": only 3 of the circuit's 6 input values were given: an input signal is missing from the "
-                + "input (circom's --sym file beside the circuit.wasm would name it)", counted.err().strip());
+                + "input (circom's --sym output beside the circuit, its name with .sym for .wasm, would name it)", counted.err().strip());
         // a .sym that cannot be read: counted, and said why, by its file's name only
         WitnessCalculator.Circuit unreadable = WitnessCalculator.Circuit.of("multi", Files.readAllBytes(wasm))
                 .withSymbols(Files.createDirectories(tmp.resolve("multi.sym")));
         WitnessException e = assertThrows(WitnessException.class, () -> unreadable.newCalculator(line -> { }).wtns(Files.readString(partial)));
         assertEquals("only 3 of the circuit's 6 input values were given: an input signal is missing from the input (multi.sym cannot be "
-                + "read (IOException))", e.getMessage());
+                + "read (FileSystemException))", e.getMessage());
         // a signal's name with a new line and a terminal escape in it: still one line, escaped
         Path in = tmp.resolve("bad.json");
         Files.writeString(in, "{\"p\\n\\u001b[31m\": 1}");

@@ -638,16 +638,17 @@ public final class WitnessCalculator {
             List<String> missing = new ArrayList<>();
             String unread = null;
             if (symbols != null) {
+                List<String> main = List.of();
                 try {
-                    for (String signal : symbols.mainSignals()) {
-                        long h = fnv1a(signal);
-                        if (!inputs.containsKey(signal) && call(getInputSignalSize, h >>> 32, h & 0xffffffffL) > 0) {
-                            missing.add(signal);
-                        }
+                    main = symbols.mainSignals();
+                } catch (IOException e) { // the symbols cannot name it: counted, and said why
+                    unread = e.getMessage();
+                }
+                for (String signal : main) { // the circuit's answers outside the try: an interrupt stays a cancellation
+                    long h = fnv1a(signal);
+                    if (!inputs.containsKey(signal) && call(getInputSignalSize, h >>> 32, h & 0xffffffffL) > 0) {
+                        missing.add(signal);
                     }
-                } catch (IOException | RuntimeException e) { // the symbols cannot name it: counted, and said why
-                    // named by its file's name and the failure's kind: a daemon's paths are its own
-                    unread = symbols.file().getFileName() + " cannot be read (" + e.getClass().getSimpleName() + ")";
                 }
             }
             if (!missing.isEmpty()) {
@@ -655,8 +656,8 @@ public final class WitnessCalculator {
                         + (missing.size() == 1 ? " is" : " are") + " missing from the input (" + counted + ")");
             }
             throw new WitnessException("only " + counted.replace(" given", " were given") + ": an input signal is missing from the input"
-                    + (unread != null ? " (" + unread + ")" : symbols == null ? " (circom's --sym file beside the circuit.wasm would name it)"
-                            : ""));
+                    + (unread != null ? " (" + unread + ")" : symbols == null
+                            ? " (circom's --sym output beside the circuit, its name with .sym for .wasm, would name it)" : ""));
         }
     }
 
@@ -668,37 +669,59 @@ public final class WitnessCalculator {
     static final class Symbols {
         private final Path file;
         private List<String> main;
+        /** Why the file could not be read, once tried (not tried again: each input left out would read it). */
+        private String unreadable;
 
         Symbols(Path file) {
             this.file = file;
         }
 
-        Path file() {
-            return file;
-        }
-
+        /**
+         * The names, read on the first call. The file is opened without following a link, and
+         * only when it is a regular file (a FIFO would block the calculation); a failure says
+         * what went wrong with the file's name only (a daemon's paths are its own).
+         */
         synchronized List<String> mainSignals() throws IOException {
+            if (unreadable != null) {
+                throw new IOException(unreadable);
+            }
             if (main == null) {
-                java.util.Set<String> names = new java.util.LinkedHashSet<>();
-                try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
-                    for (String l = r.readLine(); l != null; l = r.readLine()) {
-                        int at = l.lastIndexOf(",main.");
-                        if (at < 0) {
-                            continue;
-                        }
-                        String signal = l.substring(at + 6);
-                        int bracket = signal.indexOf('[');
-                        if (bracket >= 0) {
-                            signal = signal.substring(0, bracket);
-                        }
-                        if (!signal.isEmpty() && signal.indexOf('.') < 0 && names.size() < MAX_MAIN_SIGNALS) { // a subcomponent's have dots
-                            names.add(signal);
-                        }
-                    }
+                try {
+                    main = read();
+                } catch (IOException | RuntimeException e) {
+                    unreadable = file.getFileName() + " cannot be read (" + e.getClass().getSimpleName() + ")";
+                    throw new IOException(unreadable, e);
                 }
-                main = List.copyOf(names);
             }
             return main;
+        }
+
+        private List<String> read() throws IOException {
+            var a = java.nio.file.Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (!a.isRegularFile()) {
+                throw new java.nio.file.FileSystemException(file.getFileName() + ": not a regular file");
+            }
+            java.util.Set<String> names = new java.util.LinkedHashSet<>();
+            try (java.io.BufferedReader r = new java.io.BufferedReader(java.nio.channels.Channels.newReader(
+                    java.nio.file.Files.newByteChannel(file, java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                    java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String l = r.readLine(); l != null; l = r.readLine()) {
+                    int at = l.lastIndexOf(",main.");
+                    if (at < 0) {
+                        continue;
+                    }
+                    String signal = l.substring(at + 6);
+                    int bracket = signal.indexOf('[');
+                    if (bracket >= 0) {
+                        signal = signal.substring(0, bracket);
+                    }
+                    if (!signal.isEmpty() && signal.indexOf('.') < 0 && names.size() < MAX_MAIN_SIGNALS) { // a subcomponent's have dots
+                        names.add(signal);
+                    }
+                }
+            }
+            return List.copyOf(names);
         }
     }
 

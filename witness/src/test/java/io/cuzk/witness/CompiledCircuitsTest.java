@@ -166,7 +166,6 @@ class CompiledCircuitsTest {
         assertNull(CompiledCircuits.lookup(link, wasm));
     }
 
-    /** The version in the entries' names is the one of the Chicory compiler on the class path. */
     /**
      * The cache stays within its bound: writing an entry past it removes those used longest ago (a
      * lookup counts as a use), never the new one, and temporary files a writer left over an hour ago;
@@ -225,6 +224,7 @@ class CompiledCircuitsTest {
         return entries(dir).stream().map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
     }
 
+    /** The version in the entries' names is the one of the Chicory compiler on the class path. */
     @Test
     void theCompilerVersionIsTheOneOnTheClassPath() throws IOException {
         java.util.Properties p = new java.util.Properties();

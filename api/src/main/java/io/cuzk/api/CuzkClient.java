@@ -65,8 +65,6 @@ public final class CuzkClient implements AutoCloseable {
      */
     static final int CHUNK_BYTES = (1 << 20) - (64 << 10);
     static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-    /** Set by a daemon in the trailers of its RESOURCE_EXHAUSTED: its own limit refused the job; {@link #run} places it elsewhere. */
-    static final Metadata.Key<String> PLACE_ELSEWHERE = Metadata.Key.of("cuzk-place-elsewhere", Metadata.ASCII_STRING_MARSHALLER);
 
     /** The description of a call that follows a job (Run, Await, Prove) ended by {@link #close}. */
     static final String CLOSED = "the client was closed";
@@ -635,7 +633,7 @@ public final class CuzkClient implements AutoCloseable {
                 }
                 io.grpc.Metadata trailers = io.grpc.Status.trailersFromThrowable(t);
                 boolean elsewhere = s.getCode() == io.grpc.Status.Code.RESOURCE_EXHAUSTED && trailers != null
-                        && trailers.containsKey(PLACE_ELSEWHERE); // a daemon's own limit: another may have room
+                        && trailers.containsKey(Trailers.PLACE_ELSEWHERE); // a daemon's own limit: another may have room
                 if (s.getCode() != io.grpc.Status.Code.UNAVAILABLE && !elsewhere) {
                     p.done.completeExceptionally(t);
                     return;
@@ -795,15 +793,11 @@ public final class CuzkClient implements AutoCloseable {
         }
     }
 
-    /** Trailers of a Prove whose job ended without proofs (the daemon's ProverService sets them). */
-    static final Metadata.Key<String> JOB_ID = Metadata.Key.of("cuzk-job-id", Metadata.ASCII_STRING_MARSHALLER);
-    static final Metadata.Key<String> FAILURE_KIND = Metadata.Key.of("cuzk-failure-kind", Metadata.ASCII_STRING_MARSHALLER);
-
     /** A Prove's failure as JobFailedException when its job ended FAILED or CANCELLED on the daemon; any other as it was. */
     static RuntimeException jobEnded(Throwable t) {
         io.grpc.Status s = io.grpc.Status.fromThrowable(t);
         Metadata trailers = io.grpc.Status.trailersFromThrowable(t);
-        String id = trailers == null ? null : trailers.get(JOB_ID);
+        String id = trailers == null ? null : trailers.get(Trailers.JOB_ID);
         if (id == null || (s.getCode() != io.grpc.Status.Code.ABORTED && s.getCode() != io.grpc.Status.Code.CANCELLED)) {
             return t instanceof RuntimeException r ? r : s.asRuntimeException(trailers);
         }
@@ -815,7 +809,7 @@ public final class CuzkClient implements AutoCloseable {
             return t instanceof RuntimeException r ? r : s.asRuntimeException(trailers);
         }
         try {
-            kind = io.cuzk.api.v1.FailureKind.valueOf(String.valueOf(trailers.get(FAILURE_KIND)));
+            kind = io.cuzk.api.v1.FailureKind.valueOf(String.valueOf(trailers.get(Trailers.FAILURE_KIND)));
         } catch (IllegalArgumentException e) { // a kind a newer daemon knows: the job failed all the same
             kind = io.cuzk.api.v1.FailureKind.UNRECOGNIZED;
         }

@@ -135,36 +135,23 @@ final class ProverService extends ProverGrpc.ProverImplBase {
 
     // ---- accepting jobs -------------------------------------------------------------------------
 
-    /**
-     * In the trailers of a RESOURCE_EXHAUSTED for a limit that passes (the daemon's queue full, its
-     * witness bytes in flight over their limit): another daemon, or this one a moment later, may
-     * take the job, and a client balancing several daemons places it again. The fixed limits (a
-     * job over the witness or queue limit, over the memory budget) and gRPC's own
-     * RESOURCE_EXHAUSTED (a reply over the client's message limit) have no such trailer.
-     */
-    static final io.grpc.Metadata.Key<String> PLACE_ELSEWHERE = io.grpc.Metadata.Key.of("cuzk-place-elsewhere",
-            io.grpc.Metadata.ASCII_STRING_MARSHALLER);
 
     private static StatusRuntimeException status(io.grpc.Status s, String message) {
         return s.withDescription(message).asRuntimeException();
     }
 
-    /** Trailers of a Prove whose job ended without proofs: the job's id and its kind of failure, as Run's FAILED event carries them. */
-    static final io.grpc.Metadata.Key<String> JOB_ID = io.grpc.Metadata.Key.of("cuzk-job-id", io.grpc.Metadata.ASCII_STRING_MARSHALLER);
-    static final io.grpc.Metadata.Key<String> FAILURE_KIND = io.grpc.Metadata.Key.of("cuzk-failure-kind",
-            io.grpc.Metadata.ASCII_STRING_MARSHALLER);
-
+    /** A Prove whose job ended without proofs: the status, with the job's id and kind of failure in its trailers ({@link io.cuzk.api.Trailers}). */
     private static StatusRuntimeException ended(io.grpc.Status s, String message, long jobId, io.cuzk.api.v1.FailureKind kind) {
         io.grpc.Metadata trailers = new io.grpc.Metadata();
-        trailers.put(JOB_ID, Long.toString(jobId));
-        trailers.put(FAILURE_KIND, kind.name());
+        trailers.put(io.cuzk.api.Trailers.JOB_ID, Long.toString(jobId));
+        trailers.put(io.cuzk.api.Trailers.FAILURE_KIND, kind.name());
         return s.withDescription(message).asRuntimeException(trailers);
     }
 
     /** RESOURCE_EXHAUSTED for a limit that passes (the queue full, too many witness bytes arriving): worth placing elsewhere. */
     private static StatusRuntimeException busy(String message) {
         io.grpc.Metadata trailers = new io.grpc.Metadata();
-        trailers.put(PLACE_ELSEWHERE, "busy");
+        trailers.put(io.cuzk.api.Trailers.PLACE_ELSEWHERE, "busy"); // a passing limit: worth placing elsewhere
         return io.grpc.Status.RESOURCE_EXHAUSTED.withDescription(message).asRuntimeException(trailers);
     }
 

@@ -354,11 +354,7 @@ public final class NativeLibrary {
         Path file = dir.resolve(fileName);
         byte[] cached = TrustedDirectory.readFile(file, Integer.MAX_VALUE - 16); // missing, a link, not ours: written anew below
         if (cached != null && sha256(cached).equals(sha256)) {
-            try { // used now: the versions pruning keeps are those used last
-                Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
-            } catch (IOException | RuntimeException ignored) {
-                // still loaded; at worst pruned before a version used less lately
-            }
+            TrustedDirectory.markUsed(file); // the versions pruning keeps are those used last
             return new Checked(cached, file);
         }
         byte[] bytes = inflate(url, sha256);

@@ -54,6 +54,29 @@ public final class TrustedDirectory {
         return StringUtils.isBlank(home) || home.equals("?") ? null : Path.of(home, ".cache", "cuzk", name);
     }
 
+    /** The ending of the temporary file {@link #replaceFile} writes before renaming it into place. */
+    private static final String PART = ".part";
+
+    /**
+     * Whether a file name is one of {@link #replaceFile}'s temporary files for a cache file whose
+     * name ends with suffix: what a writer that died left behind, once old enough.
+     */
+    public static boolean isPartOf(String name, String suffix) {
+        return name.endsWith(PART) && name.contains(suffix + ".");
+    }
+
+    /**
+     * Marks a cache file as used now (its modification time, which a cache's pruning reads to
+     * keep the files used last); a file that cannot be marked is left as it is.
+     */
+    public static void markUsed(Path file) {
+        try {
+            Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+        } catch (IOException | RuntimeException e) {
+            // still usable; at worst pruned before a file used less lately
+        }
+    }
+
     /**
      * Writes a cache file: a new owner-only file of our own beside it (never an existing one, never
      * through a link), then renamed over it, so that a reader sees the old file or the whole new
@@ -61,7 +84,7 @@ public final class TrustedDirectory {
      * and is not an error: a cache only saves work. True when the file was written.
      */
     public static boolean replaceFile(Path file, byte[] bytes) {
-        Path tmp = file.resolveSibling(file.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
+        Path tmp = file.resolveSibling(file.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + PART);
         try {
             try (SeekableByteChannel ch = Files.newByteChannel(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
                     NOFOLLOW), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {

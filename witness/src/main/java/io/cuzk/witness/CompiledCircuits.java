@@ -126,11 +126,7 @@ final class CompiledCircuits {
         Path file = dir.resolve(key(wasm));
         Entry e = read(file, wasm);
         if (e != null) {
-            try { // used now: the last entry pruning would remove
-                java.nio.file.Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
-            } catch (IOException | RuntimeException ignored) {
-                // a cache that cannot be touched is still read; at worst this entry is pruned early
-            }
+            TrustedDirectory.markUsed(file); // used now: the last entry pruning would remove
         }
         return e;
     }
@@ -167,7 +163,7 @@ final class CompiledCircuits {
         try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(dir)) {
             for (Path f : files) {
                 String name = f.getFileName().toString();
-                boolean part = name.endsWith(".part") && name.contains(".classes.");
+                boolean part = TrustedDirectory.isPartOf(name, ".classes");
                 if (!part && !name.endsWith(".classes")) {
                     continue;
                 }

@@ -194,6 +194,12 @@ class WitnessCalculatorTest {
         assertEquals(1, counted.status(), counted.err());
         assertEquals("cuzk wtns: " + partial + ": only 3 of the circuit's 6 input values were given: an input signal is missing from the "
                 + "input (circom's --sym output beside the circuit, its name with .sym for .wasm, would name it)", counted.err().strip());
+        // a .sym the user linked beside the circuit: followed there (the user's choice), the signal named
+        Files.createSymbolicLink(alone.resolveSibling("multi_main.sym"), Circuits.dir(c, "multi_main").resolve("multi_main.sym"));
+        Cli.Result linked = Cli.run("wtns", "calculate", alone.toString(), partial.toString(), out.toString());
+        assertEquals(1, linked.status(), linked.err());
+        assertEquals("cuzk wtns: " + partial + ": input signal s is missing from the input (3 of the circuit's 6 input values given)",
+                linked.err().strip());
         // a .sym that cannot be read: counted, and said why, by its file's name only
         WitnessCalculator.Circuit unreadable = WitnessCalculator.Circuit.of("multi", Files.readAllBytes(wasm))
                 .withSymbols(Files.createDirectories(tmp.resolve("multi.sym")));

@@ -106,8 +106,9 @@ public final class WitnessCalculator {
 
         /**
          * The .sym file circom writes beside a circuit.wasm ({@code circom --wasm --sym -o out}
-         * puts out/NAME.sym beside out/NAME_js/NAME.wasm), or NAME.sym in the wasm's own folder;
-         * null when neither is a file.
+         * puts out/NAME.sym beside out/NAME_js/NAME.wasm), or NAME.sym in the wasm's own folder,
+         * as its real path (a link the user made is followed here, where the user chose it; the
+         * file is then read without following links); null when neither is a file.
          */
         public static Path symbolsBeside(Path wasm) {
             Path file = wasm.getFileName();
@@ -120,15 +121,15 @@ public final class WitnessCalculator {
             if (dir == null) {
                 return null;
             }
-            Path here = dir.resolve(stem + ".sym");
-            if (java.nio.file.Files.isRegularFile(here)) {
-                return here;
-            }
             Path parent = dir.getParent();
-            if (parent != null && dir.getFileName().toString().equals(stem + "_js")) {
-                Path above = parent.resolve(stem + ".sym");
-                if (java.nio.file.Files.isRegularFile(above)) {
-                    return above;
+            for (Path sym : parent != null && dir.getFileName().toString().equals(stem + "_js")
+                    ? List.of(dir.resolve(stem + ".sym"), parent.resolve(stem + ".sym")) : List.of(dir.resolve(stem + ".sym"))) {
+                if (java.nio.file.Files.isRegularFile(sym)) {
+                    try {
+                        return sym.toRealPath();
+                    } catch (IOException e) { // gone meanwhile: as if never there
+                        return null;
+                    }
                 }
             }
             return null;
@@ -386,7 +387,8 @@ public final class WitnessCalculator {
                         + MAX_DIGITS + " (quote a long value)");
             }
             if (e.getOriginalMessage().contains("Name length")) { // JSON, but a name no circuit has
-                throw new WitnessException("a signal name longer than 50000 characters: no circuit has one");
+                throw new WitnessException("a signal name longer than " + com.fasterxml.jackson.core.StreamReadConstraints.DEFAULT_MAX_NAME_LEN
+                        + " characters: no circuit has one");
             }
             throw new WitnessException("not read: " + notJson(e));
         } catch (JsonProcessingException e) {

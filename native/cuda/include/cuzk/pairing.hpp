@@ -14,6 +14,8 @@
 // normalized (divided by the coefficient that then becomes one), which saves three of a line
 // product's thirteen Fp2 products, and each affine pair runs on a copy of the twist scaled by its
 // G1 point (affine_loop), so that its normalized line needs one product by Fp instead of two.
+// On the x86-ifma path those affine pairs run eight at a time, one a 64-bit lane of AVX-512 IFMA
+// vectors (src/pairing/lanes_loop.hpp), with the same value.
 //
 // The final exponentiation raises to (p^12 - 1)/r: the easy part (p^6 - 1)(p^2 + 1) with one
 // inversion and Frobenius maps, the hard part (p^4 - p^2 + 1)/r with cyclotomic squarings
@@ -307,6 +309,9 @@ struct bls12_381_tower {
 // ---- the Miller loop -----------------------------------------------------------------------
 
 template <class T>
+struct LanesLoop;  // the x86-ifma path's batch loop: pairing/lanes_loop.hpp
+
+template <class T>
 struct Pairing {
     using Fp = typename T::Fp;
     using F2 = typename T::F2;
@@ -554,7 +559,13 @@ struct Pairing {
         factors(ps.data(), ps.size(), fo, pp.data());  // 1/xP too for the affine loop's pairs
         F12 f = F12::one();
         std::vector<Proj> r;
-        if (!(affine && affine_loop(f, q, live, pp.data(), lines, fixed, r))) {
+        bool done = affine && lanes_loop(f, q, live, pp.data(), lines, fixed, r);
+        if (!done && affine) {
+            f = F12::one();
+            r.clear();
+            done = affine_loop(f, q, live, pp.data(), lines, fixed, r);
+        }
+        if (!done) {
             f = F12::one();
             r.clear();
             for (std::size_t i : live) r.push_back({q[i].x, q[i].y, F2::one()});
@@ -571,6 +582,18 @@ struct Pairing {
         }
         if constexpr (T::M_TWIST) f = f.conj();
         return f;
+    }
+
+    // affine_loop eight pairs at a time in AVX-512 IFMA lanes (pairing/lanes_loop.hpp), where this
+    // build of the arithmetic has them (the x86-ifma path); false, f spoiled, where it does not
+    // or affine_loop's contract sends the pairs elsewhere.
+    static bool lanes_loop(F12& f, const G2A* q, const std::vector<std::size_t>& live, const PFactors* pp, const NLine* const* lines,
+                           const std::vector<std::size_t>& fixed, std::vector<Proj>& ends) {
+#if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
+        return LanesLoop<T>::run(f, q, live, pp, lines, fixed, ends);
+#else
+        return false;
+#endif
     }
 
     // miller_loop's loop with affine running points (before the conjugation), the points the
@@ -702,3 +725,7 @@ struct Pairing {
 };
 
 CUZK_NS_END
+
+#if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
+#include "pairing/lanes_loop.hpp"
+#endif

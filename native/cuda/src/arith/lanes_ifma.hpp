@@ -290,6 +290,26 @@ struct Lanes {
         for (int j = 0; j < K; j++) a[j] = _mm512_mask_blend_epi64(m, a[j], t[j]);
     }
     CUZK_IFMA_INLINE static inline void neg_where(__mmask8 m, V& a) { neg_where(m, a.l); }
+    // The inverses of a's eight lanes (values below 2p) with one inversion (Montgomery's trick);
+    // false, inv unset, when a lane is 0 mod p.
+    static bool invert(const V& a, V& inv) {
+        F prod[8], pre[8];
+        for (int lane = 0; lane < 8; lane++) {
+            uint64_t w[K];
+            lane_get<K>(a, lane, w);
+            prod[lane] = from_lanes_form(w);
+            pre[lane] = lane ? pre[lane - 1] * prod[lane] : prod[lane];
+        }
+        if (pre[7].is_zero()) return false;
+        F t = pre[7].inv_vartime();
+        for (int lane = 7; lane >= 0; lane--) {
+            uint64_t w[K];
+            to_lanes_form(lane ? t * pre[lane - 1] : t, w);
+            lane_put<K>(inv, lane, w);
+            t = t * prod[lane];
+        }
+        return true;
+    }
     // Words [from, from + K) of the eight elements at byte addresses `at`: word j of each in limb j.
     CUZK_IFMA_INLINE static inline void gather(__m512i at, int from, __m512i* l) {
         for (int j = 0; j < K; j++) {

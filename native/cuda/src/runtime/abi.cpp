@@ -25,6 +25,13 @@ namespace ifma {
 cuzk_status_t impl_msm(const cuzk_msm_config* config, const void* bases, const void* scalars, void* result);
 cuzk_status_t impl_groth16_h(const cuzk_h_config* config, void* a, void* b, void* c);
 cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* src, void* dst, cuzk_check_result* result);
+cuzk_status_t impl_pairing(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out, uint32_t* is_one);
+cuzk_status_t impl_miller_loop(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out);
+cuzk_status_t impl_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes);
+cuzk_status_t impl_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+                                 uint64_t n_fixed, const void* factor, uint32_t* is_one);
+cuzk_status_t impl_pairing_check_g2(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed, const void* prepared,
+                                    uint64_t n_fixed, const void* factor, uint32_t* is_one, uint64_t* outside);
 }
 }  // namespace cuzk
 #endif
@@ -83,7 +90,7 @@ std::atomic<uint32_t>& current_isa() {
 }
 
 // Calls fn's portable or x86-adx implementation, whichever is in use (x86-ifma differs from
-// x86-adx only in the MSM, Groth16's H and the points' checks: CUZK_DISPATCH_IFMA).
+// x86-adx only in the MSM, Groth16's H, the points' checks and the pairings: CUZK_DISPATCH_IFMA).
 #if CUZK_HAVE_ADX_PATH
 #define CUZK_DISPATCH(fn, ...) \
     (current_isa().load(std::memory_order_relaxed) != CUZK_CPU_ISA_PORTABLE ? cuzk::adx::fn(__VA_ARGS__) : cuzk::portable::fn(__VA_ARGS__))
@@ -192,26 +199,26 @@ CUZK_API cuzk_status_t cuzk_point_op(uint32_t curve, uint32_t group, uint32_t op
 }
 
 CUZK_API cuzk_status_t cuzk_pairing(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out, uint32_t* is_one) {
-    return CUZK_DISPATCH(impl_pairing, curve, g1, g2, n, out, is_one);
+    return CUZK_DISPATCH_IFMA(impl_pairing, curve, g1, g2, n, out, is_one);
 }
 
 CUZK_API cuzk_status_t cuzk_miller_loop(uint32_t curve, const void* g1, const void* g2, uint64_t n, void* out) {
-    return CUZK_DISPATCH(impl_miller_loop, curve, g1, g2, n, out);
+    return CUZK_DISPATCH_IFMA(impl_miller_loop, curve, g1, g2, n, out);
 }
 
 CUZK_API cuzk_status_t cuzk_g2_prepare(uint32_t curve, const void* g2, uint64_t n, void* out, uint64_t* bytes) {
-    return CUZK_DISPATCH(impl_g2_prepare, curve, g2, n, out, bytes);
+    return CUZK_DISPATCH_IFMA(impl_g2_prepare, curve, g2, n, out, bytes);
 }
 
 CUZK_API cuzk_status_t cuzk_pairing_check(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed,
                                           const void* prepared, uint64_t n_fixed, const void* factor, uint32_t* is_one) {
-    return CUZK_DISPATCH(impl_pairing_check, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
+    return CUZK_DISPATCH_IFMA(impl_pairing_check, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one);
 }
 
 CUZK_API cuzk_status_t cuzk_pairing_check_g2(uint32_t curve, const void* g1, const void* g2, uint64_t n, const void* g1_fixed,
                                              const void* prepared, uint64_t n_fixed, const void* factor, uint32_t* is_one,
                                              uint64_t* outside) {
-    return CUZK_DISPATCH(impl_pairing_check_g2, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
+    return CUZK_DISPATCH_IFMA(impl_pairing_check_g2, curve, g1, g2, n, g1_fixed, prepared, n_fixed, factor, is_one, outside);
 }
 
 CUZK_API cuzk_status_t cuzk_fixed_prepare(uint32_t curve, uint32_t group, const void* points, uint64_t n, void* out, uint64_t* bytes) {

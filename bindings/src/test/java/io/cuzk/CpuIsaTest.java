@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * Every CPU code path this machine can run gives the same results: the portable C++ path (run here
  * whatever the CPU), the x86-64 BMI2/ADX path and the AVX-512 IFMA path (each skipped, saying so,
  * on CPUs without it). The other tests run on the default path (the best available); this one
- * runs MSM, NTT, point checks and field arithmetic on each path and compares them byte for byte,
- * and the MSM with its known answer.
+ * runs MSM, NTT, point checks, field arithmetic and products of pairings on each path and compares
+ * them byte for byte, and the MSM and the pairings with their known answers.
  */
 class CpuIsaTest {
     @AfterEach
@@ -93,6 +93,28 @@ class CpuIsaTest {
                     out.add(abc[0].segment().toArray(ValueLayout.JAVA_BYTE));
                     Backend.cpu().groth16H(copy[0], copy[1], copy[2], ScalarForm.CANONICAL); // left ready for the MSM
                     out.add(copy[0].segment().toArray(ValueLayout.JAVA_BYTE));
+                }
+                // products of many pairings: their running points affine from 8 pairs on (on x86-ifma
+                // eight pairs at a time in vector lanes, a last group part-filled at 13 and 41),
+                // split over the native threads from 32; and their known answer, one when the last
+                // pair cancels the others
+                Random prnd = new Random(3);
+                Point g1 = Points.generator(c, Group.G1), g2 = Points.generator(c, Group.G2);
+                for (int n : new int[] {8, 13, 16, 41}) {
+                    List<Point> ps = new ArrayList<>(), qs = new ArrayList<>();
+                    BigInteger sum = BigInteger.ZERO;
+                    for (int i = 0; i < n; i++) {
+                        BigInteger x = new BigInteger(200, prnd), y = new BigInteger(200, prnd);
+                        ps.add(Points.multiply(g1, x));
+                        qs.add(Points.multiply(g2, y));
+                        sum = sum.add(x.multiply(y));
+                    }
+                    for (BigInteger v : Pairing.product(ps, qs)) {
+                        out.add(v.toByteArray());
+                    }
+                    ps.add(Points.multiply(g1, sum.mod(c.r())).negated());
+                    qs.add(g2);
+                    assertTrue(Pairing.isOne(ps, qs), isa + " " + c + ": " + n + " pairs and the one that cancels them");
                 }
             }
         }

@@ -35,6 +35,16 @@ cuzk_status_t impl_points_decode(const cuzk_codec_config* config, const void* sr
             };
 #if defined(CUZK_BATCH_IFMA)
             // Checking only (as a key's sections are), in the native layout: eight points at a time.
+            if constexpr (std::is_same_v<G, bls12_381_g1>) {
+                // every check, BLS12-381's G1 membership included (a batch verification's A and C)
+                constexpr uint32_t all = CUZK_CHECK_CANONICAL | CUZK_CHECK_ON_CURVE | CUZK_CHECK_SUBGROUP;
+                if (!d && config->encoding == CUZK_ENCODING_NATIVE && (config->checks & all) == all) {
+                    check_all_chunked(
+                        config->count, config->threads, result, "point",
+                        [&](size_t begin, size_t end) { return lanes::G1SubgroupLanes::pass(s, ss, begin, end); }, one);
+                    return;
+                }
+            }
             if constexpr (lanes::algebra_of<typename G::F>::exists) {
                 const uint32_t checks = config->checks;
                 if (!d && config->encoding == CUZK_ENCODING_NATIVE && (checks & CUZK_CHECK_CANONICAL) && !(checks & CUZK_CHECK_SUBGROUP)) {

@@ -134,6 +134,32 @@ const std::pair<typename G::F, typename G::F>& psi_constants() {
         return c;
     }
 }
+
+// BLS12-381's beta: the cube root of one in Fp whose sigma(x, y) = (beta x, y) acts on G1 as
+// [-x^2] (found at first use from the generator: the other root acts as x^2 - 1).
+inline const bls12_381_fp& g1_beta() {
+    using Fp = bls12_381_fp;
+    using G = bls12_381_g1;
+    static const Fp beta = [] {
+        // the cube roots of one: t^((p-1)/3) for t = 2, 3, ... until one is not 1; then the
+        // one of it and its square whose sigma maps the generator to [-x^2] of it
+        const auto m = Fp::Params::modulus();
+        uint64_t e[Fp::N];
+        unsigned __int128 rem = 0;
+        for (int i = Fp::N - 1; i >= 0; i--) {
+            unsigned __int128 cur = (rem << 64) | (i == 0 ? m.v[0] - 1 : m.v[i]);
+            e[i] = (uint64_t)(cur / 3);
+            rem = cur % 3;
+        }
+        Fp w = Fp::one();
+        for (uint64_t t = 2; w == Fp::one(); t++) w = Fp::from_u64(t).pow(e, Fp::N);
+        const Affine<G> g = G::generator();
+        const uint64_t x_abs = bls12_381_tower::X_ABS;
+        const XYZZ<G> target = scalar_mul(scalar_mul(g, &x_abs, 1).to_affine(), &x_abs, 1).neg();
+        return XYZZ<G>::from_affine(Affine<G>{g.x * w, g.y}) == target ? w : w.sqr();
+    }();
+    return beta;
+}
 }  // namespace subgroup_detail
 
 template <class G>
@@ -158,25 +184,7 @@ bool in_subgroup(const Affine<G>& p) {
         XYZZ<G> xp = Jac<G>::mul(p, x_abs).to_xyzz().neg();  // [x]P, x < 0
         return subgroup_detail::psi(XYZZ<G>::from_affine(p), c.first, c.second) == xp;
     } else if constexpr (std::is_same_v<G, bls12_381_g1>) {
-        using Fp = bls12_381_fp;
-        static const Fp beta = [] {
-            // the cube roots of one: t^((p-1)/3) for t = 2, 3, ... until one is not 1; then the
-            // one of it and its square whose sigma maps the generator to [-x^2] of it
-            const auto m = Fp::Params::modulus();
-            uint64_t e[Fp::N];
-            unsigned __int128 rem = 0;
-            for (int i = Fp::N - 1; i >= 0; i--) {
-                unsigned __int128 cur = (rem << 64) | (i == 0 ? m.v[0] - 1 : m.v[i]);
-                e[i] = (uint64_t)(cur / 3);
-                rem = cur % 3;
-            }
-            Fp w = Fp::one();
-            for (uint64_t t = 2; w == Fp::one(); t++) w = Fp::from_u64(t).pow(e, Fp::N);
-            const Affine<G> g = G::generator();
-            const uint64_t x_abs = bls12_381_tower::X_ABS;
-            const XYZZ<G> target = scalar_mul(scalar_mul(g, &x_abs, 1).to_affine(), &x_abs, 1).neg();
-            return XYZZ<G>::from_affine(Affine<G>{g.x * w, g.y}) == target ? w : w.sqr();
-        }();
+        const bls12_381_fp& beta = subgroup_detail::g1_beta();
         const uint64_t x_abs = bls12_381_tower::X_ABS;
         using subgroup_detail::Jac;
         // [|x|]P, then [|x|] of it without going affine

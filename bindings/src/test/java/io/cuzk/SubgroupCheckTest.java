@@ -193,6 +193,62 @@ class SubgroupCheckTest {
         }
     }
 
+    /**
+     * Many BLS12-381 G1 points checked in one call (as a batch verification checks its proofs' A
+     * and C): on x86-ifma eight at a time in vector lanes, any group with a failure checked again
+     * one point at a time. On every CPU path the call names the first point outside G1, wherever
+     * it sits in its group of eight, for random curve points outside G1, the points of order 3
+     * (0, 2) and (0, -2), and a G1 point plus one of them; points of G1 and at infinity pass.
+     */
+    @org.junit.jupiter.api.Test
+    void blsG1VectorsNameTheirFirstPointOutsideG1() {
+        Curve c = Curve.BLS12_381;
+        BigInteger p = c.p();
+        Random rnd = new Random(9);
+        Point g = Points.generator(c, Group.G1);
+        List<Point> good = new ArrayList<>();
+        for (int i = 0; i < 41; i++) {
+            good.add(i % 10 == 4 ? Point.infinity(c, Group.G1) : Points.multiply(g, new BigInteger(250, rnd)));
+        }
+        Point three = Point.ofCoordinates(c, Group.G1, BigInteger.ZERO, BigInteger.TWO);
+        List<Point> bad = new ArrayList<>(List.of(three, Point.ofCoordinates(c, Group.G1, BigInteger.ZERO, p.subtract(BigInteger.TWO)),
+                Points.add(good.get(0), three)));
+        while (bad.size() < 6) {
+            BigInteger x = new BigInteger(p.bitLength() + 8, rnd).mod(p);
+            BigInteger rhs = x.pow(3).add(BigInteger.valueOf(4)).mod(p);
+            BigInteger y = rhs.modPow(p.add(BigInteger.ONE).shiftRight(2), p); // p = 3 mod 4
+            if (y.multiply(y).mod(p).equals(rhs) && !Points.multiply(Point.ofCoordinates(c, Group.G1, x, y), c.r()).isInfinity()) {
+                bad.add(Point.ofCoordinates(c, Group.G1, x, y));
+            }
+        }
+        try {
+            for (CpuIsa isa : Cuzk.libraryInfo().availableCpuIsas()) {
+                Cuzk.setCpuIsa(isa);
+                try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                    PointVector all = PointVector.allocate(a, c, Group.G1, good.size());
+                    for (int i = 0; i < good.size(); i++) {
+                        all.set(i, good.get(i));
+                    }
+                    all.check(Check.all()); // passes
+                    for (Point b : bad) {
+                        for (int at : new int[] {0, 5, 8, 23, 40}) {
+                            PointVector v = PointVector.allocate(a, c, Group.G1, good.size());
+                            for (int i = 0; i < good.size(); i++) {
+                                v.set(i, i == at || i == 33 ? b : good.get(i));
+                            }
+                            InvalidPointException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidPointException.class,
+                                    () -> v.check(Check.all()), isa + " " + b + " at " + at);
+                            assertEquals(Math.min(at, 33), e.index(), isa + ": the first point outside G1, " + b + " at " + at);
+                            assertEquals(Status.NOT_IN_SUBGROUP, e.status(), e.getMessage());
+                        }
+                    }
+                }
+            }
+        } finally {
+            Cuzk.setCpuIsa(CpuIsa.AUTO);
+        }
+    }
+
     static boolean isAccepted(Point pt, java.util.Set<Check> checks) {
         try {
             Codec.decode(pt.curve(), pt.group(), Encoding.NATIVE, pt.nativeBytes(), checks);

@@ -169,6 +169,11 @@ final class SnarkjsJson {
 
     /** A G1 point [x, y, z], checked on the curve (and in its subgroup). */
     static Point g1(String name, String field, Json n, Curve curve) {
+        return g1(name, field, n, curve, Check.all());
+    }
+
+    /** A G1 point, given the checks (all, or all but the subgroup's, which a batch makes for all its proofs' points at once). */
+    static Point g1(String name, String field, Json n, Curve curve, java.util.Set<Check> checks) {
         if (n == null || !n.isArray() || (n.size() != 3 && n.size() != 2)) {
             throw new FormatException(name, field, "expected a G1 point [x, y, z] of decimal strings");
         }
@@ -183,7 +188,7 @@ final class SnarkjsJson {
                         + ": expected an affine point (z = 1, or z = 0 for infinity)");
             }
         }
-        return checked(name, field, curve, Group.G1, Check.all(), c);
+        return checked(name, field, curve, Group.G1, checks, c);
     }
 
     /** A G2 point [[x0, x1], [y0, y1], [z0, z1]], checked on the twist and in its subgroup. */
@@ -419,6 +424,16 @@ final class SnarkjsJson {
      * blame the numbers instead).
      */
     static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2, Curve keyCurve) {
+        return proof(proofName, proofJson, publicName, publicJson, bInG2, keyCurve, true);
+    }
+
+    /**
+     * The same, with acInG1 false reading pi_a and pi_c without their subgroup check, for a batch
+     * that checks every proof's points in one call (eight at a time where the library can) and
+     * reads again, with every check, a proof whose points fail it (its message is then this one's).
+     */
+    static Proof proof(String proofName, String proofJson, String publicName, String publicJson, boolean bInG2, Curve keyCurve,
+            boolean acInG1) {
         org.apache.commons.lang3.Validate.notNull(proofJson, "the text of %s", proofName);
         org.apache.commons.lang3.Validate.notNull(publicJson, "the text of %s", publicName);
         Json root = tree(proofName, proofJson);
@@ -441,13 +456,13 @@ final class SnarkjsJson {
             // no curve field, or one naming no curve (snarkjs's verify and soliditycalldata never
             // read it): the curve its points lie on, BN254's tried first (a point of one curve is not on the other but by chance)
             try {
-                return proof(proofName, proofJson, publicName, publicJson, bInG2, Curve.BN254);
+                return proof(proofName, proofJson, publicName, publicJson, bInG2, Curve.BN254, acInG1);
             } catch (FormatException bn) {
                 if (!proofName.equals(bn.file())) {
                     throw bn; // public.json at fault
                 }
                 try {
-                    return proof(proofName, proofJson, publicName, publicJson, bInG2, Curve.BLS12_381);
+                    return proof(proofName, proofJson, publicName, publicJson, bInG2, Curve.BLS12_381, acInG1);
                 } catch (FormatException bls) {
                     if (!proofName.equals(bls.file())) {
                         throw bls;
@@ -460,10 +475,10 @@ final class SnarkjsJson {
         } else {
             curve = named;
         }
-        Point a = g1(proofName, "pi_a", root.get("pi_a"), curve);
-        Point b = g2(proofName, "pi_b", root.get("pi_b"), curve,
-                bInG2 ? Check.all() : java.util.EnumSet.complementOf(java.util.EnumSet.of(Check.SUBGROUP)));
-        Point c = g1(proofName, "pi_c", root.get("pi_c"), curve);
+        java.util.Set<Check> noSubgroup = java.util.EnumSet.complementOf(java.util.EnumSet.of(Check.SUBGROUP));
+        Point a = g1(proofName, "pi_a", root.get("pi_a"), curve, acInG1 ? Check.all() : noSubgroup);
+        Point b = g2(proofName, "pi_b", root.get("pi_b"), curve, bInG2 ? Check.all() : noSubgroup);
+        Point c = g1(proofName, "pi_c", root.get("pi_c"), curve, acInG1 ? Check.all() : noSubgroup);
         return new Proof(curve, a, b, c, publicSignals(publicName, publicJson, curve));
     }
 

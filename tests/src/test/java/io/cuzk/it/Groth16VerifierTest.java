@@ -509,6 +509,29 @@ class Groth16VerifierTest {
             assertEquals(2, ours.status(), ours.out() + ours.err());
             assertTrue(ours.err().startsWith("cuzk verify: " + proofFile + ": " + field + ": ") && ours.err().contains("subgroup"), ours.err());
             assertTrue(Groth16Verifier.verify(vk, tampered), "the constructor's proof: its G1 part's answer");
+            // in a batch read from the text (its A and C checked in G1 together, eight at a time
+            // where the library can): the first proof in the list's order that fails a check is
+            // named, with the message it gets read alone, whatever check it fails
+            Groth16Verifier.ProofJson ok = new Groth16Verifier.ProofJson("proof.json", good.proofJson(), "public.json", good.publicJson());
+            Groth16Verifier.ProofJson bad = new Groth16Verifier.ProofJson("tampered.json", tampered.proofJson(), "public.json",
+                    tampered.publicJson());
+            String notJson = good.proofJson().substring(1);
+            for (int at : new int[] {0, 7, 8, 19}) {
+                List<Groth16Verifier.ProofJson> batch = new ArrayList<>(java.util.Collections.nCopies(20, ok));
+                batch.set(at, bad);
+                if (at < 19) {
+                    batch.set(19, new Groth16Verifier.ProofJson("later.json", notJson, "public.json", good.publicJson()));
+                }
+                FormatException e = assertThrows(FormatException.class, () -> Groth16Verifier.verifyBatchJson(vk, batch));
+                assertTrue(e.getMessage().startsWith("tampered.json: " + field + ": ") && e.getMessage().contains("subgroup"), e.getMessage());
+                if (at > 0) { // a proof before it with too many public signals is named first
+                    batch.set(at - 1, new Groth16Verifier.ProofJson("counted.json", good.proofJson(), "signals.json",
+                            "[\n \"1\"" + ",\n \"1\"".repeat(vk.nPublic()) + "\n]"));
+                    IllegalArgumentException c = assertThrows(IllegalArgumentException.class, () -> Groth16Verifier.verifyBatchJson(vk, batch));
+                    assertTrue(c.getMessage().startsWith("counted.json with signals.json has "), c.getMessage());
+                }
+            }
+            assertTrue(Groth16Verifier.verifyBatchJson(vk, java.util.Collections.nCopies(20, ok)).valid(), "the good proofs alone");
         }
     }
 

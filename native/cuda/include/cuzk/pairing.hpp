@@ -559,8 +559,9 @@ struct Pairing {
         factors(ps.data(), ps.size(), fo, pp.data());  // 1/xP too for the affine loop's pairs
         F12 f = F12::one();
         std::vector<Proj> r;
-        bool done = affine && lanes_loop(f, q, live, pp.data(), lines, fixed, r);
-        if (!done && affine) {
+        const int lanes = affine ? lanes_loop(f, q, live, pp.data(), lines, fixed, r) : 0;
+        bool done = lanes > 0;
+        if (!done && affine && lanes == 0) {
             f = F12::one();
             r.clear();
             done = affine_loop(f, q, live, pp.data(), lines, fixed, r);
@@ -585,14 +586,20 @@ struct Pairing {
     }
 
     // affine_loop eight pairs at a time in AVX-512 IFMA lanes (pairing/lanes_loop.hpp), where this
-    // build of the arithmetic has them (the x86-ifma path); false, f spoiled, where it does not
-    // or affine_loop's contract sends the pairs elsewhere.
-    static bool lanes_loop(F12& f, const G2A* q, const std::vector<std::size_t>& live, const PFactors* pp, const NLine* const* lines,
-                           const std::vector<std::size_t>& fixed, std::vector<Proj>& ends) {
+    // build of the arithmetic has them (the x86-ifma path): 1 when it ran them; 0 when this build
+    // has no lanes or a pair is not scaled (affine_loop runs them); -1, f spoiled, when a slope's
+    // denominator is zero (affine_loop would meet it too: the projective loop runs them).
+    static int lanes_loop(F12& f, const G2A* q, const std::vector<std::size_t>& live, const PFactors* pp, const NLine* const* lines,
+                          const std::vector<std::size_t>& fixed, std::vector<Proj>& ends) {
 #if defined(CUZK_BATCH_IFMA) && !defined(__CUDA_ARCH__)
-        return LanesLoop<T>::run(f, q, live, pp, lines, fixed, ends);
+        using Lanes = LanesLoop<T>;
+        switch (Lanes::run(f, q, live, pp, lines, fixed, ends)) {
+            case Lanes::DONE: return 1;
+            case Lanes::NOT_SCALED: return 0;
+            default: return -1;
+        }
 #else
-        return false;
+        return 0;
 #endif
     }
 

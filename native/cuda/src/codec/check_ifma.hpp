@@ -89,10 +89,12 @@ CUZK_IFMA bool points_pass(const uint8_t* src, size_t stride, size_t begin, size
 // BLS12-381's G1 membership (subgroup.hpp's in_subgroup: sigma(P) = [-x^2]P, as [|x|] twice)
 // eight points at a time, after points_pass's canonical and on-curve checks. Jacobian
 // coordinates: doubling by dbl-2009-l, adding an affine point by madd-2007-bl, the two formulas of
-// subgroup_detail::Jac without its special cases: a lane that meets one (an addition of points
-// with equal x, a product at infinity) fails its group, which the caller then checks one point at
-// a time, so that a group passes only when every lane computed [-x^2]P by the group law and it
-// equals sigma(P). Points at infinity pass (the generator stands in for them, and for the lanes
+// subgroup_detail::Jac without its special cases. A lane that meets one fails its group, which the
+// caller then checks one point at a time: an addition of points with equal x is flagged where it
+// happens (the only way to a sum at infinity here: no point of the curve has order 2), and a
+// Z = 0, which both formulas keep, fails the inversion between the two multiplications and the
+// final comparison. So a group passes only when every lane computed [-x^2]P by the group law and
+// it equals sigma(P). Points at infinity pass (the generator stands in for them, and for the lanes
 // past the end).
 struct G1SubgroupLanes {
     using G = bls12_381_g1;

@@ -136,14 +136,10 @@ struct LanesLoop {
         const V2 a01 = add(a0, a1);
         return {add(mul_01(f.c0, a0, a1, a01), mul_v(mul_v(f.c1))), add(mul_01(f.c1, a0, a1, a01), mul_v(f.c0))};
     }
-    CUZK_IFMA_INLINE static inline V12 blend(__mmask8 m, const V12& a, const V12& b) {
-        const V2* x = &a.c0.c0;
-        const V2* y = &b.c0.c0;
-        V12 r;
-        V2* o = &r.c0.c0;
-        for (int i = 0; i < 6; i++) o[i] = L2::blend(m, x[i], y[i]);
-        return r;
+    CUZK_IFMA_INLINE static inline V6 blend(__mmask8 m, const V6& a, const V6& b) {
+        return {L2::blend(m, a.c0, b.c0), L2::blend(m, a.c1, b.c1), L2::blend(m, a.c2, b.c2)};
     }
+    CUZK_IFMA_INLINE static inline V12 blend(__mmask8 m, const V12& a, const V12& b) { return {blend(m, a.c0, b.c0), blend(m, a.c1, b.c1)}; }
 
     // ---- between the lanes and the ordinary form ----
     static void put(V& v, int lane, const Fp& x) {
@@ -183,15 +179,20 @@ struct LanesLoop {
         V k, norm, pre;
     };
 
+    // What run() did.
+    enum Outcome {
+        DONE,         // f and ends hold the loop's value and end points
+        NOT_SCALED,   // a pair's G1 point has xP or yP zero (no point of G1 has): affine_loop runs them
+        ZERO_SLOPE,   // a slope's denominator is zero (a G2 point not of order r): the projective loop runs them
+    };
+
     // Pairing<T>::affine_loop's contract: f (one on entry) times the live pairs' loops and the
-    // fixed pairs' prepared lines, the pairs' end points in ends; false, f spoiled, when a slope's
-    // denominator is zero or a pair is not scaled (its G1 point has xP or yP zero, which no point
-    // of G1 has): affine_loop or the projective loop then runs instead.
-    CUZK_IFMA static bool run(F12& f, const G2A* q, const std::vector<std::size_t>& live, const PFactors* pp, const NLine* const* lines,
-                              const std::vector<std::size_t>& fixed, std::vector<Proj>& ends) {
+    // fixed pairs' prepared lines, the pairs' end points in ends; f is spoiled unless DONE.
+    CUZK_IFMA static Outcome run(F12& f, const G2A* q, const std::vector<std::size_t>& live, const PFactors* pp,
+                                 const NLine* const* lines, const std::vector<std::size_t>& fixed, std::vector<Proj>& ends) {
         const std::size_t m = live.size();
         for (std::size_t i = 0; i < m; i++) {
-            if (!pp[i].scaled) return false;
+            if (!pp[i].scaled) return NOT_SCALED;
         }
         const std::size_t ng = (m + 7) / 8;
         const __mmask8 last = (__mmask8)((m % 8) == 0 ? 0xff : (1u << (m % 8)) - 1);  // the last group's real lanes
@@ -266,7 +267,7 @@ struct LanesLoop {
                 acc = mul(acc, l.norm);
             }
             V inv;
-            if (!L::invert(acc, inv)) return false;  // a norm is zero only for d = 0
+            if (!L::invert(acc, inv)) return ZERO_SLOPE;  // a norm is zero only for d = 0
             for (std::size_t s = ng; s-- > 0;) {
                 Group& l = g[s];
                 const V ni = mul(inv, l.pre);
@@ -298,7 +299,7 @@ struct LanesLoop {
             const Fp t3 = t[i].sqr() * t[i];
             ends.push_back({get(l.rx, lane).mul_base(t[i]), get(l.ry, lane), F2{t3, Fp::zero()}});
         }
-        return true;
+        return DONE;
     }
 };
 

@@ -95,9 +95,9 @@ class CpuIsaTest {
                     out.add(copy[0].segment().toArray(ValueLayout.JAVA_BYTE));
                 }
                 // products of many pairings: their running points affine from 8 pairs on (on x86-ifma
-                // eight pairs at a time in vector lanes, a last group part-filled at 13 and 41),
-                // split over the native threads from 32; and their known answer, one when the last
-                // pair cancels the others
+                // eight pairs at a time in vector lanes, a last group part-filled at 13, and at 41,
+                // which is split over the native threads from 32 pairs on, in each part); and their
+                // known answer, one when the last pair cancels the others
                 Random prnd = new Random(3);
                 Point g1 = Points.generator(c, Group.G1), g2 = Points.generator(c, Group.G2);
                 for (int n : new int[] {8, 13, 16, 41}) {

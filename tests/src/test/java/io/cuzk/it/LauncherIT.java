@@ -136,6 +136,70 @@ class LauncherIT {
     }
 
     /**
+     * verify through the launcher: the native verifier answers the proof the launcher's prove wrote
+     * and a tampered copy (CUZK_VERIFY=native: nothing else may), the Java command gives the same
+     * answers (CUZK_VERIFY=java), and a malformed proof, which the native program declines, gets
+     * the Java command's one line and exit 2 by default; with CUZK_VERIFY=native it is an error
+     * saying the native verifier did not answer.
+     */
+    @Test
+    void verifyAnswersNativelyAndLeavesMalformedFilesToJava(@TempDir Path work) throws IOException, InterruptedException {
+        Path sample = repo().resolve("samples/poseidon-bn254");
+        String vk = sample.resolve("verification_key.json").toString();
+        Path proof = work.resolve("proof.json"), pub = work.resolve("public.json");
+        String[] prove = {"prove", "-q", sample.resolve("circuit.zkey").toString(), sample.resolve("witness.wtns").toString(), proof.toString(),
+                pub.toString()};
+        assertEquals(0, launch(null, prove)[0], "prove");
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ArrayNode signals = (com.fasterxml.jackson.databind.node.ArrayNode) json.readTree(pub.toFile());
+        signals.set(0, new java.math.BigInteger(signals.get(0).asText()).add(java.math.BigInteger.ONE).toString());
+        Path tampered = work.resolve("tampered-public.json");
+        Files.writeString(tampered, signals.toString());
+        com.fasterxml.jackson.databind.node.ObjectNode offCurve = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(proof.toFile());
+        ((com.fasterxml.jackson.databind.node.ArrayNode) offCurve.get("pi_a")).set(1, "1");
+        Path malformed = work.resolve("off-curve-proof.json");
+        Files.writeString(malformed, offCurve.toString());
+        for (String mode : new String[] {"native", "java", null}) {
+            Object[] ok = launch(mode, "verify", vk, pub.toString(), proof.toString());
+            assertEquals(0, ok[0], mode + ": " + ok[1] + ok[2]);
+            assertEquals("OK!\n", ok[1], mode);
+            assertEquals("", ok[2], mode);
+            Object[] invalid = launch(mode, "verify", vk, tampered.toString(), proof.toString());
+            assertEquals(1, invalid[0], mode + ": " + invalid[1] + invalid[2]);
+            assertEquals("Invalid proof\n", invalid[1], mode);
+            assertEquals("", invalid[2], mode);
+            Object[] bad = launch(mode, "verify", vk, pub.toString(), malformed.toString());
+            assertEquals(2, bad[0], mode + ": " + bad[1] + bad[2]);
+            assertEquals("", bad[1], mode);
+            String expected = "native".equals(mode) ? "cuzk verify: the native verifier (" : "cuzk verify: " + malformed + ": pi_a: not a valid bn254 G1 point";
+            assertTrue(((String) bad[2]).startsWith(expected) && ((String) bad[2]).strip().lines().count() == 1, mode + ": " + bad[2]);
+        }
+    }
+
+    /** bin/cuzk with CUZK_VERIFY set to mode (null: unset): its exit status, stdout and stderr. */
+    private static Object[] launch(String mode, String... args) throws IOException, InterruptedException {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = repo().resolve("bin/cuzk").toString();
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.PIPE);
+        pb.environment().remove("CUZK_VERIFY");
+        if (mode != null) {
+            pb.environment().put("CUZK_VERIFY", mode);
+        }
+        Process p = pb.start();
+        java.util.concurrent.CompletableFuture<byte[]> err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getErrorStream().readAllBytes();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        return new Object[] {p.exitValue(), out, new String(err.join(), StandardCharsets.UTF_8)};
+    }
+
+    /**
      * The launcher finds its installation through a symlink (as when linked into ~/bin) and keeps
      * the caller's working folder for relative arguments.
      */

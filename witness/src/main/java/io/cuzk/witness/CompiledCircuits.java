@@ -13,6 +13,7 @@ import com.dylibso.chicory.wasm.types.DataSection;
 import com.dylibso.chicory.wasm.types.ElementSection;
 import com.dylibso.chicory.wasm.types.ExportSection;
 import com.dylibso.chicory.wasm.types.ExternalType;
+import com.dylibso.chicory.wasm.types.FunctionBody;
 import com.dylibso.chicory.wasm.types.FunctionSection;
 import com.dylibso.chicory.wasm.types.GlobalSection;
 import com.dylibso.chicory.wasm.types.ImportSection;
@@ -50,9 +51,10 @@ import java.util.zip.CRC32C;
  * <p>An entry is named by a CRC-32C and the length of the wasm and by the Chicory compiler's version
  * (classes made by one version are never run on another's runtime). It holds the wasm itself,
  * compared byte for byte with the one being loaded (so two wasm files whose checksums agree never
- * share classes), the classes' names and bytes, the functions left to the interpreter, and ends
- * with a CRC-32C of all that, so a truncated or damaged entry is compiled again, never loaded (a
- * checksum, not a digest: the JDK's SHA-256 runs uncompiled at a command's start, 50 ms for 2 MB,
+ * share classes), the classes' names and bytes, the functions left to the interpreter with their
+ * bodies as Chicory's parser decodes them ({@link Bodies}: read back instead of decoded again),
+ * and ends with a CRC-32C of all that, so a truncated or damaged entry is compiled again, never
+ * loaded (a checksum, not a digest: the JDK's SHA-256 runs uncompiled at a command's start, 50 ms for 2 MB,
  * while CRC-32C is an intrinsic from the first call; no one but the owner may write an entry).
  * Entries are written to a temporary file and renamed into place, so a reader never sees half of
  * one. The folder: {@code -Dcuzk.witness.cache=DIR}, else {@code $XDG_CACHE_HOME/cuzk/wasm}, else
@@ -74,7 +76,7 @@ final class CompiledCircuits {
     static final String PROPERTY = "cuzk.witness.cache";
 
     /** Bumped when the entry's layout changes. */
-    private static final int FORMAT = 2;
+    private static final int FORMAT = 3;
     private static final int MAGIC = 0x43_5A_57_43; // "CZWC"
     /** The class the compiler names the machine (it has a constructor taking the Instance). */
     private static final String MACHINE_CLASS = "io.cuzk.witness.compiled.CircuitMachine";
@@ -92,17 +94,32 @@ final class CompiledCircuits {
     static final class Entry {
         private final Map<String, byte[]> classes;
         private final Set<Integer> interpreted;
+        /** The entry's bytes, and where in them the interpreted functions' decoded bodies lie (empty: none kept). */
+        private final byte[] all;
+        private final int bodiesFrom, bodiesTo;
         private Function<Instance, Machine> machines;
         private boolean defined;
 
-        private Entry(Map<String, byte[]> classes, Set<Integer> interpreted) {
+        private Entry(Map<String, byte[]> classes, Set<Integer> interpreted, byte[] all, int bodiesFrom, int bodiesTo) {
             this.classes = classes;
             this.interpreted = Set.copyOf(interpreted);
+            this.all = all;
+            this.bodiesFrom = bodiesFrom;
+            this.bodiesTo = bodiesTo;
         }
 
         /** The functions whose bodies the interpreter runs (too large for a JVM method). */
         Set<Integer> interpreted() {
             return interpreted;
+        }
+
+        /**
+         * The interpreted functions' bodies as the parser decoded them when the circuit was
+         * compiled, by function index; null when the entry has none (a body of a kind it does not
+         * keep) or they do not read back: the shell then decodes them from the wasm.
+         */
+        Bodies.Decoding bodies() {
+            return bodiesFrom == bodiesTo ? null : Bodies.decoding(all, bodiesFrom, bodiesTo, interpreted);
         }
 
         /**
@@ -213,10 +230,21 @@ final class CompiledCircuits {
      * (null: none); returns its machines.
      */
     static Function<Instance, Machine> compile(WasmModule module, byte[] wasm, Path dir) {
-        CompilerResult compiled = Compiler.builder(module).withClassName(MACHINE_CLASS)
-                .withInterpreterFallback(InterpreterFallback.SILENT).build().compile();
+        return compile(module, wasm, dir, Set.of());
+    }
+
+    /** {@link #compile(WasmModule, byte[], Path)} leaving interpret to the interpreter too (for tests: small functions compile). */
+    static Function<Instance, Machine> compile(WasmModule module, byte[] wasm, Path dir, Set<Integer> interpret) {
+        Compiler.Builder builder = Compiler.builder(module).withClassName(MACHINE_CLASS);
+        if (interpret.isEmpty()) {
+            builder.withInterpreterFallback(InterpreterFallback.SILENT); // those too large for a JVM method
+        } else {
+            builder.withInterpretedFunctions(interpret).withInterpreterFallback(InterpreterFallback.FAIL); // as Chicory requires
+        }
+        CompilerResult compiled = builder.build().compile();
         if (dir != null) {
-            write(dir, wasm, compiled.classBytes(), compiled.interpretedFunctions());
+            Set<Integer> interpreted = compiled.interpretedFunctions();
+            write(dir, wasm, compiled.classBytes(), interpreted, Bodies.encode(module, interpreted));
         }
         return compiled.machineFactory();
     }
@@ -241,6 +269,24 @@ final class CompiledCircuits {
      * it gives null (no entry: the shell is not needed).
      */
     static WasmModule shell(byte[] wasm, java.util.function.Supplier<Set<Integer>> interpreted) {
+        return shellOf(wasm, () -> {
+            Set<Integer> keep = interpreted.get();
+            return keep == null ? null : new Keep(keep, null);
+        });
+    }
+
+    /**
+     * The functions whose bodies a shell keeps, and those bodies already decoded (from the cache's
+     * entry, by function index), or null: decoded from the wasm.
+     */
+    record Keep(Set<Integer> interpreted, Bodies.Decoding bodies) {}
+
+    /**
+     * {@link #shell(byte[], java.util.function.Supplier)} given the interpreted functions' bodies
+     * where the cache's entry has them: the code section is then made of them and empty bodies,
+     * without decoding any of its bytes but the count of its functions.
+     */
+    static WasmModule shellOf(byte[] wasm, java.util.function.Supplier<Keep> interpreted) {
         if (wasm.length < 8 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
             throw new IllegalArgumentException("not a WebAssembly module");
         }
@@ -267,11 +313,22 @@ final class CompiledCircuits {
         WasmModule.Builder module = WasmModule.builder().withValidation(false);
         int[] importedFunctions = {0};
         parseInto(rest.toByteArray(), module, importedFunctions);
-        Set<Integer> keep = interpreted.get();
-        if (keep == null) {
+        Keep kept = interpreted.get();
+        if (kept == null) {
             return null;
         }
-        if (codeAt >= 0) {
+        Set<Integer> keep = kept.interpreted();
+        Bodies.Decoded decoded = kept.bodies() == null ? null : kept.bodies().result(); // helping the thread that decodes them
+        if (codeAt >= 0 && decoded != null && decoded.bodies().keySet().equals(keep)) {
+            int[] c = {codeAt};
+            long count = leb(wasm, c);
+            CodeSection.Builder code = CodeSection.builder();
+            for (long f = 0; f < count; f++) {
+                FunctionBody body = decoded.bodies().get((int) (importedFunctions[0] + f));
+                code.addFunctionBody(body != null ? body : Bodies.EMPTY);
+            }
+            module.setCodeSection(code.setRequiresDataCount(decoded.requiresDataCount()).build());
+        } else if (codeAt >= 0) {
             ByteArrayOutputStream code = new ByteArrayOutputStream();
             int[] c = {codeAt};
             long count = leb(wasm, c);
@@ -301,25 +358,36 @@ final class CompiledCircuits {
 
     /** The sections of a module's bytes, set on module; importedFunctions[0] set from its imports. */
     private static void parseInto(byte[] bytes, WasmModule.Builder module, int[] importedFunctions) {
+        // instanceof, not a switch over the types: a pattern switch's first run spins a class
+        // (TypeSwitch) that the ahead-of-time cache does not keep
         Parser.builder().build().parse(new ByteArrayInputStream(bytes), section -> {
-            switch (section) {
-                case TypeSection t -> module.setTypeSection(t);
-                case ImportSection t -> {
-                    module.setImportSection(t);
-                    importedFunctions[0] = t.count(ExternalType.FUNCTION);
-                }
-                case FunctionSection t -> module.setFunctionSection(t);
-                case TableSection t -> module.setTableSection(t);
-                case MemorySection t -> module.setMemorySection(t);
-                case GlobalSection t -> module.setGlobalSection(t);
-                case ExportSection t -> module.setExportSection(t);
-                case StartSection t -> module.setStartSection(t);
-                case ElementSection t -> module.setElementSection(t);
-                case CodeSection t -> module.setCodeSection(t);
-                case DataSection t -> module.setDataSection(t);
-                case DataCountSection t -> module.setDataCountSection(t);
-                case TagSection t -> module.setTagSection(t);
-                default -> { }
+            if (section instanceof TypeSection t) {
+                module.setTypeSection(t);
+            } else if (section instanceof ImportSection t) {
+                module.setImportSection(t);
+                importedFunctions[0] = t.count(ExternalType.FUNCTION);
+            } else if (section instanceof FunctionSection t) {
+                module.setFunctionSection(t);
+            } else if (section instanceof TableSection t) {
+                module.setTableSection(t);
+            } else if (section instanceof MemorySection t) {
+                module.setMemorySection(t);
+            } else if (section instanceof GlobalSection t) {
+                module.setGlobalSection(t);
+            } else if (section instanceof ExportSection t) {
+                module.setExportSection(t);
+            } else if (section instanceof StartSection t) {
+                module.setStartSection(t);
+            } else if (section instanceof ElementSection t) {
+                module.setElementSection(t);
+            } else if (section instanceof CodeSection t) {
+                module.setCodeSection(t);
+            } else if (section instanceof DataSection t) {
+                module.setDataSection(t);
+            } else if (section instanceof DataCountSection t) {
+                module.setDataCountSection(t);
+            } else if (section instanceof TagSection t) {
+                module.setTagSection(t);
             }
         });
     }
@@ -395,6 +463,7 @@ final class CompiledCircuits {
         }
         Map<String, byte[]> classes = new LinkedHashMap<>();
         Set<Integer> interpreted = new java.util.TreeSet<>();
+        int bodiesFrom;
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all, 0, body))) {
             if (in.readInt() != MAGIC || in.readInt() != FORMAT) {
                 return null;
@@ -426,13 +495,15 @@ final class CompiledCircuits {
             for (int i = 0; i < k; i++) {
                 interpreted.add(in.readInt());
             }
-            if (in.available() != 0) {
+            int bodiesLength = in.readInt();
+            if (bodiesLength < 0 || bodiesLength != in.available()) {
                 return null;
             }
+            bodiesFrom = body - bodiesLength;
         } catch (IOException e) {
             return null;
         }
-        return classes.containsKey(MACHINE_CLASS) ? new Entry(classes, interpreted) : null;
+        return classes.containsKey(MACHINE_CLASS) ? new Entry(classes, interpreted, all, bodiesFrom, body) : null;
     }
 
     private static Function<Instance, Machine> define(Map<String, byte[]> classes) {
@@ -458,11 +529,11 @@ final class CompiledCircuits {
      * that may hold it only. Any failure (a full disk, a read-only folder) leaves no entry and is
      * not an error: the cache is a saving.
      */
-    static void write(Path dir, byte[] wasm, Map<String, byte[]> classes, Set<Integer> interpreted) {
+    static void write(Path dir, byte[] wasm, Map<String, byte[]> classes, Set<Integer> interpreted, byte[] bodies) {
         if (!usable(dir)) {
             return;
         }
-        ByteArrayOutputStream buf = new ByteArrayOutputStream(wasm.length + (1 << 20));
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(wasm.length + (bodies == null ? 0 : bodies.length) + (1 << 20));
         CRC32C crc = new CRC32C();
         try (DataOutputStream out = new DataOutputStream(new java.util.zip.CheckedOutputStream(buf, crc))) {
             out.writeInt(MAGIC);
@@ -478,6 +549,10 @@ final class CompiledCircuits {
             out.writeInt(interpreted.size());
             for (int f : new java.util.TreeSet<>(interpreted)) {
                 out.writeInt(f);
+            }
+            out.writeInt(bodies == null ? 0 : bodies.length);
+            if (bodies != null) {
+                out.write(bodies);
             }
         } catch (IOException e) {
             return; // only a class name over 64 KB fails here: not cached

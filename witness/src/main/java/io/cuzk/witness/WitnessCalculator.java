@@ -165,28 +165,42 @@ public final class WitnessCalculator {
             }
             java.nio.file.Path dir = CompiledCircuits.folder();
             // the module without the compiled bodies is parsed on a second thread (most of a load):
-            // its sections but the code while this one reads the cache's entry, then the bodies the
-            // entry leaves to the interpreter, while this one defines the classes and readies the
-            // input's JSON reader
-            java.util.concurrent.CompletableFuture<java.util.Set<Integer>> keep = new java.util.concurrent.CompletableFuture<>();
+            // its sections but the code while this one reads the cache's entry and defines the
+            // classes; then both threads read the bodies the entry leaves to the interpreter, as the
+            // parser decoded them, and the code section is made of those (or decoded from the wasm
+            // where the entry keeps none)
+            java.util.concurrent.CompletableFuture<CompiledCircuits.Keep> keep = new java.util.concurrent.CompletableFuture<>();
             java.util.concurrent.CompletableFuture<WasmModule> shell = new java.util.concurrent.CompletableFuture<>();
             if (dir != null) {
                 Thread.ofPlatform().name("cuzk-wasm-shell").daemon().start(() -> {
                     try {
-                        shell.complete(CompiledCircuits.shell(wasm, keep::join));
+                        shell.complete(CompiledCircuits.shellOf(wasm, keep::join));
                     } catch (Throwable t) {
                         shell.completeExceptionally(t);
                     }
                 });
             }
             CompiledCircuits.Entry hit = null;
+            java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines = null;
             try {
                 hit = CompiledCircuits.lookup(dir, wasm);
+                if (hit != null) {
+                    machines = hit.machines();
+                }
             } finally {
-                keep.complete(hit == null ? null : hit.interpreted()); // null: the shell thread stops
+                // the interpreted functions' bodies are decoded from the entry by this thread and by
+                // the shell thread once it has parsed the other sections (null: it stops)
+                CompiledCircuits.Keep kept = null;
+                try {
+                    kept = hit == null ? null : new CompiledCircuits.Keep(hit.interpreted(), hit.bodies());
+                } finally {
+                    keep.complete(kept);
+                }
+                if (kept != null && kept.bodies() != null) {
+                    kept.bodies().help(); // with the shell thread once it has parsed the other sections
+                }
             }
             if (hit != null) {
-                java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines = hit.machines();
                 java.util.Objects.requireNonNull(JSON); // the calculator's class initialised meanwhile
                 WasmModule module = null;
                 try {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,6 +45,27 @@ class CompiledCircuitsTest {
     }
 
     private static final int I32_ADD = 0x6a, I32_MUL = 0x6c;
+
+    /**
+     * (func (export "f") (param $x i32) (result i32) (local $acc i32)): a br_table on x over three
+     * nested blocks (acc 100 for 0, 200 for 1, else 0), then if x > 3 acc += 1000 else acc += 1,
+     * then a loop adding x, x - 1, ..., 1 to acc: f(0..5) = 101, 202, 4, 7, 1010, 1015.
+     */
+    static byte[] branchy() {
+        return new byte[] {0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+            0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01, 0x7f, // type: (i32) -> i32
+            0x03, 0x02, 0x01, 0x00, 0x07, 0x05, 0x01, 0x01, 'f', 0x00, 0x00, // one function, exported as "f"
+            0x0a, 0x57, 0x01, 0x55, 0x01, 0x01, 0x7f, // its body: one i32 local
+            0x02, 0x40, 0x02, 0x40, 0x02, 0x40, 0x20, 0x00, 0x0e, 0x02, 0x00, 0x01, 0x02, 0x0b, // blocks, br_table 0 1 default 2
+            0x41, (byte) 0xe4, 0x00, 0x21, 0x01, 0x0c, 0x01, 0x0b, 0x41, (byte) 0xc8, 0x01, 0x21, 0x01, 0x0b, // acc = 100; br 1 / acc = 200
+            0x20, 0x00, 0x41, 0x03, 0x4b, 0x04, 0x40, 0x20, 0x01, 0x41, (byte) 0xe8, 0x07, 0x6a, 0x21, 0x01, // if x > 3: acc += 1000
+            0x05, 0x20, 0x01, 0x41, 0x01, 0x6a, 0x21, 0x01, 0x0b, // else acc += 1
+            0x02, 0x40, 0x03, 0x40, 0x20, 0x00, 0x45, 0x0d, 0x01, // block, loop: br_if x == 0 out
+            0x20, 0x01, 0x20, 0x00, 0x6a, 0x21, 0x01, 0x20, 0x00, 0x41, 0x01, 0x6b, 0x21, 0x00, 0x0c, 0x00, 0x0b, 0x0b, // acc += x; x -= 1
+            0x20, 0x01, 0x0b}; // acc
+    }
+
+    static final long[] BRANCHY = {101, 202, 4, 7, 1010, 1015};
 
     private static long call(WasmModule m, Function<Instance, Machine> machines, long a, long b) {
         Instance i = Instance.builder(m).withMachineFactory(machines).build();
@@ -96,6 +118,39 @@ class CompiledCircuitsTest {
             RuntimeException e = assertThrows(RuntimeException.class, () -> CompiledCircuits.shell(part, Set.of()), "cut by " + cut);
             assertTrue(e instanceof IllegalArgumentException || e instanceof com.dylibso.chicory.wasm.ChicoryException, e.toString());
         }
+    }
+
+    /**
+     * A function left to the interpreter runs from the body the entry keeps (as the parser decoded
+     * it when the circuit was compiled), in a shell made without decoding the wasm's code.
+     */
+    @Test
+    void anInterpretedFunctionRunsFromTheBodyTheEntryKeeps() throws IOException {
+        Path dir = tmp.resolve("cache");
+        byte[] wasm = branchy();
+        WasmModule m = Parser.parse(wasm);
+        for (int x = 0; x < BRANCHY.length; x++) {
+            assertEquals(BRANCHY[x], Instance.builder(m).build().export("f").apply(x)[0], "the module itself, f(" + x + ")");
+        }
+        CompiledCircuits.compile(m, wasm, dir, Set.of(0));
+        CompiledCircuits.Entry hit = CompiledCircuits.lookup(dir, wasm);
+        assertNotNull(hit);
+        assertEquals(Set.of(0), hit.interpreted());
+        Bodies.Decoding kept = hit.bodies();
+        assertNotNull(kept, "the interpreted function's body is in the entry");
+        WasmModule shell = CompiledCircuits.shellOf(wasm, () -> new CompiledCircuits.Keep(hit.interpreted(), kept));
+        for (int x = 0; x < BRANCHY.length; x++) {
+            assertEquals(BRANCHY[x], call(shell, hit.machines(), x), "f(" + x + ") from the kept body");
+        }
+        // the shell's body is the one the entry keeps, not one decoded from the wasm again
+        WasmModule decoded = CompiledCircuits.shell(wasm, Set.of(0));
+        assertEquals(decoded.codeSection().getFunctionBody(0).instructions().size(), shell.codeSection().getFunctionBody(0).instructions()
+                .size());
+        assertNotSame(decoded.codeSection().getFunctionBody(0), shell.codeSection().getFunctionBody(0));
+    }
+
+    private static long call(WasmModule m, Function<Instance, Machine> machines, long x) {
+        return Instance.builder(m).withMachineFactory(machines).build().export("f").apply(x)[0];
     }
 
     @Test

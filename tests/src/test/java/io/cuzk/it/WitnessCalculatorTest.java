@@ -63,6 +63,8 @@ class WitnessCalculatorTest {
         assertArrayEquals(Files.readAllBytes(expected), wtns, name + " on " + c.cliName());
         // the calculator serves again, with the same answer (its instance is reset by init)
         assertArrayEquals(wtns, w.wtns(input(name)));
+        // and from the input read beforehand (as the command reads it while the circuit loads)
+        assertArrayEquals(wtns, w.wtns(WitnessCalculator.readInput(input(name))));
         // the command writes the same bytes
         Path in = tmp.resolve("input.json"), out = tmp.resolve("w.wtns");
         Files.writeString(in, input(name));
@@ -219,6 +221,15 @@ class WitnessCalculatorTest {
         Cli.Result folder = Cli.run("wtns", "calculate", tmp.toString(), in.toString(), out.toString());
         assertEquals(1, folder.status(), folder.err());
         assertEquals("cuzk wtns: " + tmp + ": is a folder, not a file", folder.err().strip());
+        // the circuit's error comes first, though the input is read on a second thread meanwhile
+        Cli.Result both = Cli.run("wtns", "calculate", tmp.toString(), tmp.resolve("missing.json").toString(), out.toString());
+        assertEquals(folder.err(), both.err());
+        Cli.Result inputOnly = Cli.run("wtns", "calculate", wasm.toString(), tmp.resolve("missing.json").toString(), out.toString());
+        assertEquals(1, inputOnly.status(), inputOnly.err());
+        assertEquals(1, inputOnly.err().strip().lines().count(), inputOnly.err());
+        assertTrue(inputOnly.err().contains(tmp.resolve("missing.json").toString()), inputOnly.err());
+        WitnessException notAnObject = assertThrows(WitnessException.class, () -> WitnessCalculator.readInput("[1, 2]"));
+        assertEquals("expected a JSON object of input signals", notAnObject.getMessage());
         Path empty = Files.createFile(tmp.resolve("empty.wasm"));
         Cli.Result none = Cli.run("fullprove", in.toString(), empty.toString(), Circuits.dir(c, "multi_main").resolve("circuit.zkey").toString(), tmp.resolve("p.json").toString(),
                 tmp.resolve("pub.json").toString());

@@ -385,6 +385,28 @@ public final class WitnessCalculator {
      * names the file.
      */
     public Map<String, List<BigInteger>> parseInputs(String inputJson) {
+        return parseInputs(readInput(inputJson));
+    }
+
+    /**
+     * An input.json read as JSON, its values not yet taken as field elements (that needs the
+     * circuit's prime): {@link #readInput}, then {@link #parseInputs(Input)} or {@link #wtns(Input)}
+     * of any circuit. A command reads its input while the circuit loads.
+     */
+    public static final class Input {
+        private final JsonNode root;
+
+        private Input(JsonNode root) {
+            this.root = root;
+        }
+    }
+
+    /**
+     * input.json read as JSON: one object (the messages of {@link #parseInputs(String)} for what is
+     * not, without naming the file).
+     */
+    public static Input readInput(String inputJson) {
+        java.util.Objects.requireNonNull(inputJson, "inputJson");
         JsonNode root;
         try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser(inputJson)) {
             root = JSON.readTree(p);
@@ -413,8 +435,14 @@ public final class WitnessCalculator {
         if (root == null || !root.isObject()) {
             throw new WitnessException("expected a JSON object of input signals");
         }
+        return new Input(root);
+    }
+
+    /** The values of an input read by {@link #readInput}, as {@link #parseInputs(String)} takes them. */
+    public Map<String, List<BigInteger>> parseInputs(Input input) {
+        java.util.Objects.requireNonNull(input, "input: null (WitnessCalculator.readInput reads one)");
         Map<String, List<BigInteger>> out = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> e : root.properties()) {
+        for (Map.Entry<String, JsonNode> e : input.root.properties()) {
             List<BigInteger> values = new ArrayList<>();
             if (e.getValue().isArray()) {
                 flatten(e.getKey(), e.getValue(), values);
@@ -554,6 +582,11 @@ public final class WitnessCalculator {
     /** input.json to .wtns, the bytes {@code snarkjs wtns calculate} writes. */
     public byte[] wtns(String inputJson) {
         return wtns(parseInputs(inputJson));
+    }
+
+    /** {@link #wtns(String)} of an input already read. */
+    public byte[] wtns(Input input) {
+        return wtns(parseInputs(input));
     }
 
     /** The witness of the inputs as a .wtns file (version 2: the prime, then the values little-endian). */

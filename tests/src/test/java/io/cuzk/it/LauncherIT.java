@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -174,6 +175,58 @@ class LauncherIT {
             String expected = "native".equals(mode) ? "cuzk verify: the native verifier (" : "cuzk verify: " + malformed + ": pi_a: not a valid bn254 G1 point";
             assertTrue(((String) bad[2]).startsWith(expected) && ((String) bad[2]).strip().lines().count() == 1, mode + ": " + bad[2]);
         }
+    }
+
+    /**
+     * The daemon's container image (deploy/Containerfile, whose image CI cannot build) lays out the
+     * files its final stage copies from the build: every source it names exists after the build,
+     * and in that layout, made here under a temporary root (its COPY and RUN ln -s lines applied as
+     * written), bin/cuzk verify answers through the native verifier with the library it finds beside
+     * itself, not the build tree's.
+     */
+    @Test
+    void theContainerImageLayoutVerifiesNatively(@TempDir Path work) throws IOException, InterruptedException {
+        List<String> lines = Files.readAllLines(repo().resolve("deploy/Containerfile"));
+        int last = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("FROM ")) {
+                last = i;
+            }
+        }
+        Path root = work.resolve("image");
+        java.util.function.Function<String, Path> in = abs -> root.resolve(abs.substring(1));
+        boolean verifier = false;
+        for (String line : lines.subList(last, lines.size())) {
+            String[] w = line.strip().split("\\s+");
+            if (w.length == 4 && w[0].equals("COPY") && w[1].equals("--from=build") && w[2].startsWith("/src/")) {
+                Path from = repo().resolve(w[2].substring("/src/".length()));
+                assertTrue(Files.exists(from), line + ": " + from + " is not there after the build");
+                Path to = in.apply(w[3]);
+                Files.createDirectories(to.getParent());
+                if (Files.isDirectory(from)) {
+                    Files.createSymbolicLink(to, from); // the jars and libraries as they are (not run from here)
+                } else {
+                    Files.copy(from, to, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES); // run from here: a copy
+                }
+                verifier |= w[2].endsWith("/cuzk_verify");
+            } else if (w.length == 5 && w[0].equals("RUN") && w[1].equals("ln") && w[2].equals("-s")) {
+                Files.createDirectories(in.apply(w[4]).getParent());
+                Files.createSymbolicLink(in.apply(w[4]), in.apply(w[3]));
+            }
+        }
+        assertTrue(verifier, "the image copies the native verifier");
+        Path sample = repo().resolve("samples/poseidon-bn254");
+        Path proof = work.resolve("proof.json"), pub = work.resolve("public.json");
+        assertEquals(0, launch(null, "prove", "-q", sample.resolve("circuit.zkey").toString(), sample.resolve("witness.wtns").toString(),
+                proof.toString(), pub.toString())[0], "prove");
+        ProcessBuilder pb = new ProcessBuilder(in.apply("/opt/cuzk/bin/cuzk").toString(), "verify", sample.resolve("verification_key.json")
+                .toString(), pub.toString(), proof.toString()).redirectErrorStream(true);
+        pb.environment().put("CUZK_VERIFY", "native"); // no Java to fall back to: the native program answers or the command fails
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("OK!\n", out);
     }
 
     /** bin/cuzk with CUZK_VERIFY set to mode (null: unset): its exit status, stdout and stderr. */

@@ -174,7 +174,19 @@ class LauncherIT {
             assertEquals("", bad[1], mode);
             String expected = "native".equals(mode) ? "cuzk verify: the native verifier (" : "cuzk verify: " + malformed + ": pi_a: not a valid bn254 G1 point";
             assertTrue(((String) bad[2]).startsWith(expected) && ((String) bad[2]).strip().lines().count() == 1, mode + ": " + bad[2]);
+            // -q (before or after the files) or --quiet: the exit status alone, by the same paths
+            Object[] quiet = launch(mode, "verify", "-q", vk, pub.toString(), proof.toString());
+            assertEquals(List.of(0, "", ""), List.of(quiet), mode + " -q");
+            Object[] quietInvalid = launch(mode, "verify", vk, tampered.toString(), proof.toString(), "--quiet");
+            assertEquals(List.of(1, "", ""), List.of(quietInvalid), mode + " --quiet");
+            Object[] quietBad = launch(mode, "verify", "-q", vk, pub.toString(), malformed.toString());
+            assertEquals(2, quietBad[0], mode + " -q: " + quietBad[2]);
+            assertEquals("", quietBad[1], mode);
+            assertTrue(((String) quietBad[2]).startsWith(expected), mode + " -q: " + quietBad[2]);
         }
+        // other options, and several proofs, are the Java command's even under CUZK_VERIFY=native
+        Object[] twice = launch("native", "verify", vk, pub.toString(), proof.toString(), tampered.toString(), proof.toString());
+        assertEquals(1, twice[0], twice[1] + " " + twice[2]);
     }
 
     /**

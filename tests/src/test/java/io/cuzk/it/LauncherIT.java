@@ -185,6 +185,8 @@ class LauncherIT {
             assertTrue(((String) quietBad[2]).startsWith(expected), mode + " -q: " + quietBad[2]);
         }
         // other options, and several proofs, are the Java command's even under CUZK_VERIFY=native
+        Object[] verbose = launch("native", "verify", "--verbose", vk, pub.toString(), proof.toString());
+        assertEquals(List.of(0, "OK!\n", ""), List.of(verbose), "--verbose");
         Object[] twice = launch("native", "verify", vk, pub.toString(), proof.toString(), tampered.toString(), proof.toString());
         assertEquals(1, twice[0], twice[1] + " " + twice[2]);
     }

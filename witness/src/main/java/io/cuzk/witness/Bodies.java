@@ -1,5 +1,7 @@
 package io.cuzk.witness;
 
+import static io.cuzk.witness.CompiledCircuits.writeLeb;
+
 import com.dylibso.chicory.wasm.WasmModule;
 import com.dylibso.chicory.wasm.types.AnnotatedInstruction;
 import com.dylibso.chicory.wasm.types.ExternalType;
@@ -29,9 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A body: its locals, its instruction count, the number of its chunks (of {@value #CHUNK}
  * instructions, the last one the rest) and each one's length in bytes, then the chunks, each read
- * on its own: addresses as distances within the chunk, and the block an end closes named by its distance back when it is in
- * the chunk, else written out (address, opcode, operands: the parser's scope is such an
- * instruction, compared by value). An instruction: a flags byte (its operand count up to 14, 15
+ * on its own: addresses as distances within the chunk, and the block an end closes named by its
+ * distance back when it is in the chunk, else written out (address, opcode, operands: the
+ * parser's scope is such an instruction, compared by value). An instruction: a flags byte (its operand count up to 14, 15
  * when the count follows; whether a true label, a false label, a near or a far scope follow), then
  * unsigned LEB128 numbers: opcode, address distance, depth, [count], operands (zigzag), labels,
  * scope, and a br_table's targets.
@@ -86,7 +88,7 @@ final class Bodies {
 
     private static boolean encode(FunctionBody body, ByteArrayOutputStream out) {
         List<ValType> locals = body.localTypes();
-        writeVar(out, locals.size());
+        writeLeb(out, locals.size());
         for (ValType t : locals) {
             int code = Arrays.asList(TYPES).indexOf(t);
             if (code < 0) {
@@ -102,7 +104,7 @@ final class Bodies {
         for (int i = 0; i < code.size(); i++) {
             byAddress.putIfAbsent(code.get(i).address(), i);
         }
-        writeVar(out, code.size());
+        writeLeb(out, code.size());
         int chunks = (code.size() + CHUNK - 1) / CHUNK;
         List<byte[]> bytes = new ArrayList<>();
         for (int c = 0; c < chunks; c++) {
@@ -112,9 +114,9 @@ final class Bodies {
             }
             bytes.add(chunk.toByteArray());
         }
-        writeVar(out, chunks);
+        writeLeb(out, chunks);
         for (byte[] chunk : bytes) {
-            writeVar(out, chunk.length);
+            writeLeb(out, chunk.length);
         }
         for (byte[] chunk : bytes) {
             out.write(chunk, 0, chunk.length);
@@ -151,34 +153,31 @@ final class Bodies {
             long[] operands = i.operands();
             out.write(Math.min(operands.length, MANY) | (labelTrue ? LABEL_TRUE : 0) | (labelFalse ? LABEL_FALSE : 0)
                     | (scope < 0 ? 0 : scope >= from ? SCOPE : FAR_SCOPE));
-            writeVar(out, i.opcode().opcode());
-            writeVar(out, i.address() - address);
+            writeLeb(out, i.opcode().opcode());
+            writeLeb(out, i.address() - address);
             address = i.address();
-            writeVar(out, i.depth());
-            writeOperands(out, operands);
+            writeLeb(out, i.depth());
+            writeOperands(out, operands, false);
             if (labelTrue) {
-                writeVar(out, i.labelTrue());
+                writeLeb(out, i.labelTrue());
             }
             if (labelFalse) {
-                writeVar(out, i.labelFalse());
+                writeLeb(out, i.labelFalse());
             }
             if (scope >= from) {
-                writeVar(out, n - scope);
+                writeLeb(out, n - scope);
             } else if (scope >= 0) {
-                writeVar(out, s.address());
-                writeVar(out, s.opcode().opcode());
-                writeVar(out, s.operands().length); // the count always: there are no flags for it
-                for (long o : s.operands()) {
-                    writeVar(out, (o << 1) ^ (o >> 63));
-                }
+                writeLeb(out, s.address());
+                writeLeb(out, s.opcode().opcode());
+                writeOperands(out, s.operands(), true); // the count always: there are no flags for it
             }
             if (table) {
-                writeVar(out, i.labelTable().size());
+                writeLeb(out, i.labelTable().size());
                 for (Integer l : i.labelTable()) {
                     if (l == null || l < 0) {
                         return false;
                     }
-                    writeVar(out, l);
+                    writeLeb(out, l);
                 }
             }
         }
@@ -200,23 +199,17 @@ final class Bodies {
         return a.address() == b.address() && a.opcode() == b.opcode() && Arrays.equals(a.operands(), b.operands());
     }
 
-    /** Operands: the count when it does not fit in the flags byte, then each zigzag-coded (small negative constants stay short). */
-    private static void writeOperands(ByteArrayOutputStream out, long[] operands) {
-        if (operands.length >= MANY) {
-            writeVar(out, operands.length);
+    /**
+     * Operands: their count (where it does not fit in the flags byte, or always), then each
+     * zigzag-coded (small negative constants stay short).
+     */
+    private static void writeOperands(ByteArrayOutputStream out, long[] operands, boolean count) {
+        if (count || operands.length >= MANY) {
+            writeLeb(out, operands.length);
         }
         for (long o : operands) {
-            writeVar(out, (o << 1) ^ (o >> 63));
+            writeLeb(out, (o << 1) ^ (o >> 63));
         }
-    }
-
-    /** An unsigned LEB128 number (a non-negative long, or a zigzag-coded one). */
-    private static void writeVar(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7fL) != 0) {
-            out.write((int) (v & 0x7f) | 0x80);
-            v >>>= 7;
-        }
-        out.write((int) v);
     }
 
     /**

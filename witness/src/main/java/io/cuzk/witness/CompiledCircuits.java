@@ -259,20 +259,7 @@ final class CompiledCircuits {
      * were compiled. A malformed wasm is an {@link IllegalArgumentException} or a ChicoryException.
      */
     static WasmModule shell(byte[] wasm, Set<Integer> interpreted) {
-        return shell(wasm, () -> interpreted);
-    }
-
-    /**
-     * {@link #shell(byte[], Set)} with the interpreted functions known later: the sections before
-     * and after the code are parsed first, then interpreted is asked for the functions whose bodies
-     * to keep (it may wait: the cache's entry is read meanwhile) and the code is parsed; null when
-     * it gives null (no entry: the shell is not needed).
-     */
-    static WasmModule shell(byte[] wasm, java.util.function.Supplier<Set<Integer>> interpreted) {
-        return shellOf(wasm, () -> {
-            Set<Integer> keep = interpreted.get();
-            return keep == null ? null : new Keep(keep, null);
-        });
+        return shellOf(wasm, () -> new Keep(interpreted, null));
     }
 
     /**
@@ -282,9 +269,11 @@ final class CompiledCircuits {
     record Keep(Set<Integer> interpreted, Bodies.Decoding bodies) {}
 
     /**
-     * {@link #shell(byte[], java.util.function.Supplier)} given the interpreted functions' bodies
-     * where the cache's entry has them: the code section is then made of them and empty bodies,
-     * without decoding any of its bytes but the count of its functions.
+     * {@link #shell(byte[], Set)} with the functions to keep known later: the sections before and
+     * after the code are parsed first, then interpreted is asked for them (it may wait: the cache's
+     * entry is read meanwhile), and the code section is made of the bodies it gives already decoded
+     * and empty ones, without decoding any of its bytes but the count of its functions, or else
+     * parsed from the wasm; null when it gives null (no entry: the shell is not needed).
      */
     static WasmModule shellOf(byte[] wasm, java.util.function.Supplier<Keep> interpreted) {
         if (wasm.length < 8 || wasm[0] != 0 || wasm[1] != 'a' || wasm[2] != 's' || wasm[3] != 'm') {
@@ -408,7 +397,8 @@ final class CompiledCircuits {
         throw new IllegalArgumentException("a number of more than 32 bits");
     }
 
-    private static void writeLeb(ByteArrayOutputStream out, long v) {
+    /** An unsigned LEB128 number (v's 64 bits as unsigned). */
+    static void writeLeb(ByteArrayOutputStream out, long v) {
         do {
             int x = (int) (v & 0x7f);
             v >>>= 7;

@@ -103,9 +103,9 @@ class CompiledCircuitsTest {
         assertEquals(m.codeSection().getFunctionBody(0).instructions().size(), kept.codeSection().getFunctionBody(0).instructions().size());
         assertEquals(11, Instance.builder(kept).build().export("f").apply(5, 6)[0]);
         // the functions to keep known later (the entry read meanwhile), or never (no entry: no shell)
-        WasmModule later = CompiledCircuits.shell(wasm, () -> Set.of(0));
+        WasmModule later = CompiledCircuits.shellOf(wasm, () -> new CompiledCircuits.Keep(Set.of(0), null));
         assertEquals(11, Instance.builder(later).build().export("f").apply(5, 6)[0]);
-        assertNull(CompiledCircuits.shell(wasm, () -> null));
+        assertNull(CompiledCircuits.shellOf(wasm, () -> null));
         // and bytes that are not a module, or one cut inside a section, are refused (by this class or Chicory's parser)
         assertThrows(IllegalArgumentException.class, () -> CompiledCircuits.shell(new byte[] {1, 2, 3}, Set.of()));
         Set<Integer> sectionEnds = Set.of(8, 17, 21, 28, wasm.length);
